@@ -1,0 +1,63 @@
+# tomp: an OpenMP runtime built to be seen into by tools.
+#   make                 build/libtomp.so and build/lib/libgomp.so.1 (-> libtomp.so)
+#   make SAN=tsan        build-tsan/ with ThreadSanitizer; SAN=asan: ASan+UBSan
+#   make test            run the test suite against build/ (and validate tests on libgomp)
+#   make install PREFIX=/usr/local
+PREFIX ?= /usr/local
+CC ?= gcc
+SAN ?=
+
+ifeq ($(SAN),)
+  B := build
+  SANFLAGS :=
+else ifeq ($(SAN),tsan)
+  B := build-tsan
+  SANFLAGS := -fsanitize=thread
+else ifeq ($(SAN),asan)
+  B := build-asan
+  SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else
+  $(error SAN must be empty, tsan or asan)
+endif
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ALLCFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
+  -fno-omit-frame-pointer -funwind-tables -pthread -D_GNU_SOURCE \
+  -Iinclude -Isrc/core -Isrc/gomp -Isrc/ompt -MMD -MP
+LDFLAGS_LIB := -shared -pthread $(SANFLAGS) -Wl,--version-script=src/gomp/libgomp.map \
+  -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
+
+SRCS := $(sort $(wildcard src/core/*.c src/gomp/*.c src/ompt/*.c src/collector/*.c))
+OBJS := $(SRCS:%.c=$(B)/obj/%.o)
+
+all: $(B)/libtomp.so $(B)/lib/libgomp.so.1
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALLCFLAGS) -c $< -o $@
+
+$(B)/libtomp.so: $(OBJS) src/gomp/libgomp.map
+	$(CC) -o $@ $(OBJS) $(LDFLAGS_LIB)
+
+$(B)/lib/libgomp.so.1: $(B)/libtomp.so
+	@mkdir -p $(dir $@)
+	ln -sf ../libtomp.so $@
+	ln -sf ../libtomp.so $(dir $@)libgomp.so
+	ln -sf ../libtomp.so $(dir $@)libtomp.so
+
+test: all
+	tests/run.sh $(B)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/tomp $(DESTDIR)$(PREFIX)/include/tomp $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(B)/libtomp.so $(DESTDIR)$(PREFIX)/lib/libtomp.so
+	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libgomp.so.1
+	install -m 644 include/omp.h include/omp-tools.h $(DESTDIR)$(PREFIX)/include/tomp/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' tomp.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tomp.pc
+
+clean:
+	rm -rf build build-tsan build-asan
+
+.PHONY: all test install clean
+-include $(OBJS:.o=.d)

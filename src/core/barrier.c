@@ -1,0 +1,110 @@
+/* The team barrier.
+ *
+ * A centralised counter: each thread increments arrived; whoever observes "all arrived and
+ * no explicit task outstanding" releases the episode by resetting arrived and bumping gen.
+ * Threads waiting run queued tasks, spin for the wait policy's budget, then sleep on seq,
+ * which changes at release and whenever tasks are posted while someone sleeps.  The "all
+ * arrived" and "tasks done" events can happen in either order and on any thread; both sides
+ * use sequentially consistent operations so at least one of them sees the other and
+ * releases. */
+#include "internal.h"
+
+void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
+  b->arrived = 0;
+  b->nthreads = n;
+}
+
+static bool try_release(tomp_barrier_t *b) {
+  uint32_t n = b->nthreads;
+  if (!__atomic_compare_exchange_n(&b->arrived, &n, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    return false;
+  __atomic_add_fetch(&b->gen, 1, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) tomp_futex_wake(&b->seq, 0x7fffffff);
+  return true;
+}
+
+void tomp_barrier_tasks_posted(tomp_team_t *team) {
+  tomp_barrier_t *b = &team->bar;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) {
+    __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
+    tomp_futex_wake(&b->seq, 0x7fffffff);
+  }
+}
+
+void tomp_barrier_tasks_done(tomp_team_t *team) {
+  tomp_barrier_t *b = &team->bar;
+  if (__atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads) try_release(b);
+}
+
+void tomp_barrier_cancel(tomp_team_t *team) {
+  tomp_barrier_t *b = &team->bar;
+  __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
+  tomp_futex_wake(&b->seq, 0x7fffffff);
+}
+
+/* Leave an episode early because of cancellation: undo our arrival unless the episode
+ * completed meanwhile. */
+static void withdraw(tomp_barrier_t *b, uint32_t g) {
+  uint32_t a = __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g && a > 0) {
+    if (__atomic_compare_exchange_n(&b->arrived, &a, a - 1, false, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST))
+      return;
+  }
+}
+
+bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
+  tomp_team_t *team = thr->team;
+  tomp_barrier_t *b = &team->bar;
+  int saved = thr->state;
+  if (cancellable && tomp_load_acq(&team->cancelled)) return true;
+  tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
+
+  uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+  uint32_t a = __atomic_add_fetch(&b->arrived, 1, __ATOMIC_SEQ_CST);
+  bool cancelled = false;
+  if (a == b->nthreads && __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
+      try_release(b))
+    goto out;
+
+  unsigned long spin = 0, budget = tomp_spins();
+  for (;;) {
+    if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != g) break;
+    if (cancellable && tomp_load_acq(&team->cancelled)) {
+      withdraw(b, g);
+      cancelled = true;
+      break;
+    }
+    if (tomp_task_run_one(thr)) {
+      tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
+      spin = 0;
+      continue;
+    }
+    if (__atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
+        __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads && try_release(b))
+      break;
+    if (++spin < budget) {
+      tomp_cpu_relax();
+      continue;
+    }
+    /* Sleep.  Register first, then sample seq, then re-check everything a waker changes
+     * before it looks at sleepers. */
+    __atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
+    uint32_t s = __atomic_load_n(&b->seq, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
+        !(cancellable && tomp_load_acq(&team->cancelled)) &&
+        __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
+        __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) != b->nthreads)
+      tomp_futex_wait(&b->seq, s);
+    else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
+             __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) != 0)
+      tomp_futex_wait(&b->seq, s); /* tasks exist but none queued for us: wait for a post */
+    __atomic_sub_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
+    spin = budget / 2;
+  }
+out:
+  tomp_set_state(thr, saved, 0);
+  return cancelled;
+}

@@ -1,0 +1,81 @@
+/* Library start-up, global state and the runtime's messages. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+tomp_global_t tomp_g;
+int tomp_ompt_enabled;
+unsigned long tomp_spin_count = 1ul << 16;
+unsigned long tomp_spin_count_oversub = 256;
+unsigned tomp_nthreads_busy = 1;
+unsigned tomp_nthreads_live = 1;
+unsigned tomp_num_procs = 1;
+
+static void vmsg(const char *kind, const char *fmt, va_list ap) {
+  char buf[512];
+  int n = snprintf(buf, sizeof buf, "tomp: %s", kind);
+  if (n < 0) n = 0;
+  int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
+  if (m < 0) m = 0;
+  size_t len = strlen(buf);
+  buf[len++] = '\n';
+  /* one write so concurrent messages do not interleave */
+  ssize_t r = write(2, buf, len);
+  (void)r;
+}
+
+void tomp_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg("", fmt, ap);
+  va_end(ap);
+}
+
+void tomp_fatal(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg("fatal: ", fmt, ap);
+  va_end(ap);
+  abort();
+}
+
+void *tomp_malloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (tomp_unlikely(!p)) tomp_fatal("out of memory allocating %zu bytes", n);
+  return p;
+}
+
+void *tomp_calloc(size_t n, size_t sz) {
+  void *p = calloc(n ? n : 1, sz ? sz : 1);
+  if (tomp_unlikely(!p)) tomp_fatal("out of memory allocating %zu x %zu bytes", n, sz);
+  return p;
+}
+
+void tomp_mutex_lock_slow(tomp_mutex_t *m) {
+  for (int i = 0; i < 100; i++) {
+    tomp_cpu_relax();
+    uint32_t z = 0;
+    if (tomp_load_rlx(&m->v) == 0 && tomp_cas(&m->v, &z, 1)) return;
+  }
+  while (tomp_xchg(&m->v, 2) != 0) tomp_futex_wait(&m->v, 2);
+}
+
+void tomp_thread_init_initial(void) TOMP_HIDDEN;
+void tomp_ompt_init(void) TOMP_HIDDEN __attribute__((weak));
+
+static int initialised;
+
+void tomp_init(void) {
+  if (__atomic_exchange_n(&initialised, 1, __ATOMIC_ACQ_REL)) return;
+  long np = sysconf(_SC_NPROCESSORS_ONLN);
+  tomp_num_procs = np > 0 ? (unsigned)np : 1;
+  tomp_affinity_init();
+  tomp_env_init();
+  tomp_thread_init_initial();
+  if (tomp_ompt_init) tomp_ompt_init();
+}
+
+__attribute__((constructor(101))) static void tomp_ctor(void) { tomp_init(); }

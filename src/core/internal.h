@@ -1,0 +1,267 @@
+/* The ABI-neutral core of tomp: threads, teams, tasks and their ICVs.
+ *
+ * Every thread tomp knows has a tomp_thread_t reachable through tomp_self (initial-exec TLS,
+ * so a signal handler can read it without triggering lazy TLS allocation).  Every task,
+ * implicit or explicit, is a tomp_task_t with an OMPT frame record and tool data slot, so the
+ * tools layer never has to invent state after the fact.  Front-ends (src/gomp, later
+ * src/kmp) translate their ABI onto the functions declared here. */
+#ifndef TOMP_INTERNAL_H
+#define TOMP_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omp-tools.h"
+#include "sync.h"
+
+#define TOMP_HIDDEN __attribute__((visibility("hidden")))
+#define TOMP_EXPORT __attribute__((visibility("default")))
+
+/* ---- ICVs ------------------------------------------------------------------------------ */
+
+typedef enum {
+  TOMP_SCHED_STATIC = 1,
+  TOMP_SCHED_DYNAMIC = 2,
+  TOMP_SCHED_GUIDED = 3,
+  TOMP_SCHED_AUTO = 4,
+  TOMP_SCHED_MONOTONIC = 0x80000000u
+} tomp_sched_t;
+
+typedef enum {
+  TOMP_BIND_FALSE = 0,
+  TOMP_BIND_TRUE = 1,
+  TOMP_BIND_PRIMARY = 2,
+  TOMP_BIND_CLOSE = 3,
+  TOMP_BIND_SPREAD = 4
+} tomp_bind_t;
+
+/* Data-environment ICVs: copied into every task; a child inherits its parent's. */
+typedef struct tomp_icv {
+  unsigned nthreads;        /* nthreads-var for regions this task encounters */
+  unsigned thread_limit;    /* thread-limit-var */
+  unsigned max_active_levels;
+  int run_sched;            /* run-sched-var kind (tomp_sched_t, may carry MONOTONIC) */
+  int run_sched_chunk;
+  int default_device;
+  unsigned char dyn;        /* dyn-var */
+  unsigned char bind;       /* bind-var for the next level (tomp_bind_t) */
+  unsigned char nthreads_lvl; /* index into the OMP_NUM_THREADS list already consumed */
+  unsigned char bind_lvl;     /* index into the OMP_PROC_BIND list already consumed */
+} tomp_icv_t;
+
+/* Device- and global-scope settings, read once from the environment (env.c). */
+typedef struct tomp_global {
+  tomp_icv_t icv;           /* initial task's ICVs */
+  unsigned nthreads_list[16];
+  unsigned nthreads_list_len;
+  unsigned char bind_list[16];
+  unsigned bind_list_len;
+  size_t stacksize;         /* 0: default */
+  int wait_policy;          /* -1 unset, 0 passive, 1 active */
+  int cancellation;
+  int max_task_priority;
+  int display_affinity;
+  int num_teams;            /* nteams-var, 0 unset */
+  int teams_thread_limit;   /* teams-thread-limit-var, 0 unset */
+  char *affinity_format;
+} tomp_global_t;
+
+extern tomp_global_t tomp_g TOMP_HIDDEN;
+
+/* ---- Tasks ----------------------------------------------------------------------------- */
+
+struct tomp_team;
+struct tomp_thread;
+struct tomp_taskgroup;
+
+typedef enum {
+  TOMP_TASK_INITIAL = 1,
+  TOMP_TASK_IMPLICIT = 2,
+  TOMP_TASK_EXPLICIT = 4,
+  TOMP_TASK_TARGET = 8,
+  TOMP_TASK_UNDEFERRED = 0x08000000,
+  TOMP_TASK_UNTIED = 0x10000000,
+  TOMP_TASK_FINAL = 0x20000000,
+  TOMP_TASK_MERGEABLE = 0x40000000,
+  TOMP_TASK_MERGED = 0x80000000u
+} tomp_task_flags_t;
+
+typedef struct tomp_task {
+  struct tomp_task *parent;
+  struct tomp_team *team;        /* team the task is bound to */
+  tomp_icv_t icv;
+  unsigned flags;                /* tomp_task_flags_t; also the OMPT task type bits */
+  unsigned thread_num;           /* implicit tasks: the thread's number in the team */
+  /* OMPT: frame record and tool data live for the task's whole life */
+  ompt_frame_t frame;
+  ompt_data_t task_data;
+  /* Explicit-task machinery (task.c); zero for implicit tasks until they create children */
+  void (*fn)(void *);
+  void *data;
+  uint32_t children;             /* incomplete child tasks (taskwait) */
+  uint32_t taskwait_word;        /* futex word bumped when children drops to 0 */
+  struct tomp_taskgroup *taskgroup; /* innermost taskgroup the task is in */
+  void *ext;                     /* task.c private: dependences, queue links, etc. */
+  int priority;
+  int in_final;                  /* final-task-var / included in a final task */
+} tomp_task_t;
+
+/* ---- Barrier --------------------------------------------------------------------------- */
+
+/* Centralised counting barrier.  It persists across regions of a cached team (gen only
+ * grows), so a worker still leaving one episode never sees a reinitialised barrier. */
+typedef struct tomp_barrier {
+  uint32_t arrived __attribute__((aligned(TOMP_CACHELINE)));
+  uint32_t gen __attribute__((aligned(TOMP_CACHELINE))); /* bumped at each release */
+  uint32_t seq;         /* futex word: bumped at release and when tasks appear for sleepers */
+  uint32_t sleepers;    /* waiters asleep on seq */
+  uint32_t nthreads;
+} tomp_barrier_t;
+
+/* ---- Teams ----------------------------------------------------------------------------- */
+
+#define TOMP_WS_RING 8
+
+typedef struct tomp_team {
+  unsigned nthreads;
+  unsigned level;               /* nesting level of the region (1 = outermost parallel) */
+  unsigned active_level;        /* enclosing active (nthreads > 1) regions, inclusive */
+  struct tomp_team *parent;     /* the encountering thread's team (NULL at the initial task) */
+  unsigned parent_tid;          /* the encountering thread's number in the parent team */
+  struct tomp_thread **threads; /* nthreads entries */
+  tomp_task_t *implicit;        /* nthreads implicit tasks */
+  unsigned capacity;            /* allocated size of threads[] and implicit[] */
+  unsigned nreserved;           /* workers parked on this team: threads[1..nreserved] */
+  unsigned depth;               /* index in the master's team_cache, or ~0u if heap-owned */
+  /* The master's position in the parent team, restored at join */
+  tomp_task_t *saved_task;
+  unsigned saved_ws_count;
+  void *saved_ws_cur;
+  int saved_state;
+  tomp_barrier_t bar;
+  /* Worksharing: a ring of descriptors; ws.c owns the contents. */
+  void *ws;                     /* struct tomp_ws[TOMP_WS_RING] */
+  unsigned ws_initial;          /* constructs pre-entered at fork (combined parallel loops) */
+  /* Tasking: task.c owns the contents */
+  void *tasks;
+  uint32_t ntasks;              /* explicit tasks created in this team and not yet finished */
+  uint32_t cancelled;           /* cancel parallel was activated */
+  unsigned place_first, place_count; /* place partition of the team */
+  /* OMPT */
+  ompt_data_t parallel_data;
+  const void *codeptr;
+  int ompt_flags;
+  /* Team-wide scratch for the front-end (copyprivate, reductions) */
+  void *volatile scratch;
+} tomp_team_t;
+
+/* ---- Threads --------------------------------------------------------------------------- */
+
+typedef struct tomp_thread {
+  tomp_team_t *team;            /* innermost team, NULL for an initial thread outside regions */
+  tomp_task_t *task;            /* the task the thread is executing now */
+  unsigned tid;                 /* thread number in team */
+  /* OMPT: always current, whether or not a tool is attached */
+  int state;                    /* ompt_state_t */
+  uint64_t wait_id;
+  ompt_data_t thread_data;
+  int ompt_type;                /* ompt_thread_initial / worker / other */
+  const void *codeptr;          /* user return address captured at the current entry point */
+  /* Pool: a worker sleeps on go until the master hands it a team */
+  uint32_t go __attribute__((aligned(TOMP_CACHELINE)));
+  tomp_team_t *next_team;
+  unsigned next_tid;
+  void (*fn)(void *);
+  void *fn_data;
+  struct tomp_thread *pool_next;
+  pthread_t pthread;
+  int place;                    /* place this thread is bound to, -1 if unbound */
+  /* Worksharing position: constructs this thread has entered in its current team */
+  unsigned ws_count;
+  void *ws_cur;                 /* ws.c: the descriptor of the current construct */
+  /* The initial task of an initial thread, and its cached teams per nesting depth */
+  tomp_task_t initial_task;
+  tomp_team_t *team_cache[8];
+  void *task_ctx;               /* task.c per-thread state */
+} tomp_thread_t;
+
+extern __thread tomp_thread_t *tomp_self __attribute__((tls_model("initial-exec"))) TOMP_HIDDEN;
+
+tomp_thread_t *tomp_thread_init_foreign(void) TOMP_HIDDEN;
+
+/* The calling thread's descriptor; threads tomp did not create get one on first use. */
+static inline tomp_thread_t *tomp_thread(void) {
+  tomp_thread_t *t = tomp_self;
+  if (tomp_unlikely(!t)) t = tomp_thread_init_foreign();
+  return t;
+}
+
+static inline tomp_icv_t *tomp_icv(void) { return &tomp_thread()->task->icv; }
+
+/* ---- Runtime entry points of the core -------------------------------------------------- */
+
+void tomp_init(void) TOMP_HIDDEN;        /* idempotent; the library constructor calls it */
+void tomp_env_init(void) TOMP_HIDDEN;    /* env.c: parse OMP_* into tomp_g */
+
+/* Number of threads the next parallel region gets (spec 2.6.1 algorithm). */
+unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) TOMP_HIDDEN;
+
+/* Fork a team running fn(data) on every thread; the caller becomes thread 0 and runs fn
+ * itself between tomp_fork and tomp_join.  bind is the proc_bind clause (TOMP_BIND_*, 0 =
+ * none).  prep, if given, runs on the new team before any worker starts (combined
+ * constructs pre-initialise their worksharing descriptor there). */
+void tomp_fork(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind,
+               void (*prep)(tomp_team_t *, void *), void *prep_arg) TOMP_HIDDEN;
+void tomp_join(void) TOMP_HIDDEN;
+/* fork + fn + join */
+void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) TOMP_HIDDEN;
+
+/* Barrier for the calling thread's team.  Executes pending tasks while waiting.  Returns
+ * true if the wait ended because the region was cancelled (only when cancellable). */
+bool tomp_barrier_wait(tomp_thread_t *thr, int ompt_kind, bool cancellable) TOMP_HIDDEN;
+void tomp_barrier_init(tomp_barrier_t *b, unsigned n) TOMP_HIDDEN;
+/* task.c tells the barrier that work appeared or that the last task finished */
+void tomp_barrier_tasks_posted(tomp_team_t *team) TOMP_HIDDEN;
+void tomp_barrier_tasks_done(tomp_team_t *team) TOMP_HIDDEN;
+void tomp_barrier_cancel(tomp_team_t *team) TOMP_HIDDEN;
+
+/* Tasking hooks the barrier and fork/join rely on (task.c). */
+bool tomp_task_run_one(tomp_thread_t *thr) TOMP_HIDDEN;   /* run a queued task if any */
+void tomp_team_tasks_init(tomp_team_t *team) TOMP_HIDDEN; /* at fork */
+void tomp_team_tasks_fini(tomp_team_t *team) TOMP_HIDDEN; /* at join, after the barrier */
+
+/* Worksharing hooks (ws.c) */
+void tomp_team_ws_init(tomp_team_t *team) TOMP_HIDDEN;
+void tomp_team_ws_fini(tomp_team_t *team) TOMP_HIDDEN;
+
+/* Messages: one line on stderr, prefixed "tomp: ". */
+void tomp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_HIDDEN;
+_Noreturn void tomp_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_HIDDEN;
+void *tomp_malloc(size_t n) TOMP_HIDDEN;     /* aborts with a message if memory is gone */
+void *tomp_calloc(size_t n, size_t sz) TOMP_HIDDEN;
+
+/* Affinity (affinity.c) */
+void tomp_affinity_init(void) TOMP_HIDDEN;
+void tomp_bind_thread(tomp_thread_t *thr, tomp_team_t *team, unsigned bind) TOMP_HIDDEN;
+
+/* ---- OMPT hooks ------------------------------------------------------------------------ */
+
+/* Nonzero once a tool's initialize returned 1.  The one branch the no-tool path pays. */
+extern int tomp_ompt_enabled TOMP_HIDDEN;
+
+#define TOMP_CODEPTR() __builtin_return_address(0)
+
+/* Record the user's return address at an entry point (read by callbacks made inside). */
+#define TOMP_ENTRY(thr)                                                                            \
+  do {                                                                                             \
+    if (tomp_unlikely(tomp_ompt_enabled)) (thr)->codeptr = TOMP_CODEPTR();                         \
+  } while (0)
+
+static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {
+  thr->wait_id = wait_id;
+  __atomic_store_n(&thr->state, st, __ATOMIC_RELAXED);
+}
+
+#endif

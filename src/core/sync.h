@@ -1,0 +1,94 @@
+/* Low-level synchronisation primitives: atomics, futexes, spin-then-sleep waiting and a
+ * futex mutex.  Everything that blocks in tomp blocks through here, so the wait policy
+ * (OMP_WAIT_POLICY, GOMP_SPINCOUNT) is applied in one place. */
+#ifndef TOMP_SYNC_H
+#define TOMP_SYNC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define TOMP_CACHELINE 64
+#define tomp_likely(x) __builtin_expect(!!(x), 1)
+#define tomp_unlikely(x) __builtin_expect(!!(x), 0)
+
+#define tomp_load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define tomp_load_rlx(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define tomp_store_rel(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define tomp_store_rlx(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define tomp_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_ACQ_REL)
+#define tomp_add_fetch(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
+#define tomp_xchg(p, v) __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
+#define tomp_cas(p, expp, v)                                                                       \
+  __atomic_compare_exchange_n((p), (expp), (v), false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+
+static inline void tomp_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield" ::: "memory");
+#else
+  __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+static inline void tomp_futex_wait(uint32_t *addr, uint32_t val) {
+  syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static inline void tomp_futex_wake(uint32_t *addr, int n) {
+  syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+/* Number of polls before a waiter sleeps; set from OMP_WAIT_POLICY / GOMP_SPINCOUNT and
+ * reduced when threads outnumber processors (spinning then only steals the CPU the thread
+ * we wait for needs). */
+extern unsigned long tomp_spin_count;
+extern unsigned long tomp_spin_count_oversub;
+extern unsigned tomp_nthreads_busy; /* threads currently in teams (thread-limit-var)*/
+extern unsigned tomp_nthreads_live; /* threads that may spin: workers + initial thread */
+extern unsigned tomp_num_procs;
+
+static inline unsigned long tomp_spins(void) {
+  return tomp_load_rlx(&tomp_nthreads_live) > tomp_num_procs ? tomp_spin_count_oversub
+                                                             : tomp_spin_count;
+}
+
+/* Wait until *addr != val: spin for the wait policy's budget, then sleep on the futex.
+ * The waker must change *addr before calling tomp_futex_wake(addr, ...). */
+static inline void tomp_wait_while_eq(uint32_t *addr, uint32_t val) {
+  unsigned long n = tomp_spins();
+  for (unsigned long i = 0; i < n; i++) {
+    if (tomp_load_acq(addr) != val) return;
+    tomp_cpu_relax();
+  }
+  while (tomp_load_acq(addr) == val) tomp_futex_wait(addr, val);
+}
+
+/* A three-state futex mutex (0 free, 1 locked, 2 locked with waiters).  Four bytes, so it
+ * also serves as omp_lock_t in GCC's layout. */
+typedef struct {
+  uint32_t v;
+} tomp_mutex_t;
+#define TOMP_MUTEX_INIT {0}
+
+static inline bool tomp_mutex_trylock(tomp_mutex_t *m) {
+  uint32_t z = 0;
+  return tomp_cas(&m->v, &z, 1);
+}
+
+void tomp_mutex_lock_slow(tomp_mutex_t *m);
+
+static inline void tomp_mutex_lock(tomp_mutex_t *m) {
+  uint32_t z = 0;
+  if (tomp_likely(tomp_cas(&m->v, &z, 1))) return;
+  tomp_mutex_lock_slow(m);
+}
+
+static inline void tomp_mutex_unlock(tomp_mutex_t *m) {
+  if (tomp_unlikely(tomp_xchg(&m->v, 0) == 2)) tomp_futex_wake(&m->v, 1);
+}
+
+#endif

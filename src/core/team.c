@@ -1,0 +1,181 @@
+/* Fork and join of parallel regions.
+ *
+ * A master caches one team struct per nesting depth (thr->team_cache); the struct keeps the
+ * workers it last used parked on their go words, so a repeated region of the same size is:
+ * per worker one idle check and one exchange, then the closing barrier. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+tomp_thread_t *tomp_worker_get(void) TOMP_HIDDEN;
+void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
+void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
+void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
+                       void *data) TOMP_HIDDEN;
+
+#define NCACHE (sizeof(((tomp_thread_t *)0)->team_cache) / sizeof(tomp_team_t *))
+
+unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) {
+  if (!if_clause) return 1;
+  tomp_team_t *cur = thr->team;
+  tomp_icv_t *icv = &thr->task->icv;
+  unsigned active = cur ? cur->active_level : 0;
+  if (active >= icv->max_active_levels) return 1;
+  unsigned n = requested ? requested : icv->nthreads;
+  if (n == 0) n = 1;
+  /* threads already busy in this contention group count against thread-limit-var */
+  unsigned busy = tomp_load_rlx(&tomp_nthreads_busy);
+  unsigned avail = icv->thread_limit > busy ? icv->thread_limit - busy + 1 : 1;
+  if (n > avail) n = avail;
+  if (icv->dyn && n > tomp_num_procs) n = tomp_num_procs;
+  return n;
+}
+
+static void team_alloc_arrays(tomp_team_t *t, unsigned n) {
+  if (n <= t->capacity) return;
+  unsigned cap = t->capacity ? t->capacity : 4;
+  while (cap < n) cap *= 2;
+  tomp_thread_t **th = tomp_calloc(cap, sizeof *th);
+  if (t->threads) memcpy(th, t->threads, t->capacity * sizeof *th);
+  free(t->threads);
+  t->threads = th;
+  free(t->implicit);
+  t->implicit = aligned_alloc(TOMP_CACHELINE, ((cap * sizeof(tomp_task_t)) + TOMP_CACHELINE - 1) &
+                                                  ~(size_t)(TOMP_CACHELINE - 1));
+  if (!t->implicit) tomp_fatal("out of memory for %u implicit tasks", cap);
+  t->capacity = cap;
+}
+
+static tomp_team_t *team_new(unsigned depth) {
+  tomp_team_t *t = aligned_alloc(TOMP_CACHELINE, (sizeof *t + TOMP_CACHELINE - 1) &
+                                                     ~(size_t)(TOMP_CACHELINE - 1));
+  if (!t) tomp_fatal("out of memory for a team");
+  memset(t, 0, sizeof *t);
+  t->depth = depth;
+  tomp_team_ws_init(t);
+  return t;
+}
+
+static void team_free(tomp_team_t *t) {
+  for (unsigned i = 1; i <= t->nreserved; i++) tomp_worker_put(t->threads[i]);
+  tomp_team_ws_fini(t);
+  free(t->threads);
+  free(t->implicit);
+  free(t);
+}
+
+void tomp_team_cache_forget_workers(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_team_cache_forget_workers(tomp_thread_t *thr) {
+  for (unsigned d = 0; d < NCACHE; d++)
+    if (thr->team_cache[d]) thr->team_cache[d]->nreserved = 0;
+}
+
+/* Each new level consumes the next entry of the OMP_NUM_THREADS / OMP_PROC_BIND lists. */
+static void child_icv(tomp_icv_t *c, const tomp_icv_t *p) {
+  *c = *p;
+  if (p->nthreads_lvl + 1u < tomp_g.nthreads_list_len) {
+    c->nthreads_lvl = p->nthreads_lvl + 1;
+    c->nthreads = tomp_g.nthreads_list[c->nthreads_lvl];
+  }
+  if (p->bind_lvl + 1u < tomp_g.bind_list_len) {
+    c->bind_lvl = p->bind_lvl + 1;
+    c->bind = tomp_g.bind_list[c->bind_lvl];
+  }
+}
+
+void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
+               void (*prep)(tomp_team_t *, void *), void *prep_arg) {
+  tomp_thread_t *thr = tomp_thread();
+  tomp_team_t *parent = thr->team;
+  tomp_task_t *ptask = thr->task;
+  unsigned level = parent ? parent->level + 1 : 1;
+  unsigned depth = level - 1;
+
+  tomp_team_t *team;
+  if (depth < NCACHE) {
+    team = thr->team_cache[depth];
+    if (!team) team = thr->team_cache[depth] = team_new(depth);
+  } else {
+    team = team_new(~0u);
+  }
+  team_alloc_arrays(team, n);
+
+  /* Workers: reuse the parked ones, return surplus to the pool, recruit the rest. */
+  while (team->nreserved >= n && team->nreserved > 0)
+    tomp_worker_put(team->threads[team->nreserved--]);
+  for (unsigned i = 1; i <= team->nreserved; i++) tomp_worker_wait_idle(team->threads[i]);
+  while (team->nreserved + 1 < n) {
+    tomp_thread_t *w = tomp_worker_get();
+    if (!w) break;
+    team->threads[++team->nreserved] = w;
+  }
+  n = team->nreserved + 1;
+
+  team->nthreads = n;
+  team->level = level;
+  team->active_level = (parent ? parent->active_level : 0) + (n > 1);
+  team->parent = parent;
+  team->parent_tid = thr->tid;
+  team->ws_initial = 0;
+  team->ntasks = 0;
+  team->cancelled = 0;
+  team->scratch = NULL;
+  team->codeptr = thr->codeptr;
+  team->parallel_data.value = 0;
+  team->bar.nthreads = n;
+  team->threads[0] = thr;
+  tomp_team_tasks_init(team);
+
+  tomp_icv_t icv;
+  child_icv(&icv, &ptask->icv);
+  if (bind) icv.bind = (unsigned char)bind;
+  for (unsigned i = 0; i < n; i++) {
+    tomp_task_t *it = &team->implicit[i];
+    memset(it, 0, sizeof *it);
+    it->parent = ptask;
+    it->team = team;
+    it->icv = icv;
+    it->flags = TOMP_TASK_IMPLICIT;
+    it->thread_num = i;
+    it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    it->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  }
+  if (prep) prep(team, prep_arg);
+
+  if (n > 1) __atomic_add_fetch(&tomp_nthreads_busy, n - 1, __ATOMIC_RELAXED);
+  for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
+
+  team->saved_task = ptask;
+  team->saved_ws_count = thr->ws_count;
+  team->saved_ws_cur = thr->ws_cur;
+  team->saved_state = thr->state;
+  thr->team = team;
+  thr->tid = 0;
+  thr->task = &team->implicit[0];
+  thr->ws_count = team->ws_initial;
+  thr->ws_cur = NULL;
+  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  if (bind || icv.bind > TOMP_BIND_TRUE) tomp_bind_thread(thr, team, bind);
+}
+
+void tomp_join(void) {
+  tomp_thread_t *thr = tomp_self;
+  tomp_team_t *team = thr->team;
+  tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
+  tomp_team_tasks_fini(team);
+  if (team->nthreads > 1) __atomic_sub_fetch(&tomp_nthreads_busy, team->nthreads - 1, __ATOMIC_RELAXED);
+  thr->team = team->parent;
+  thr->tid = team->parent_tid;
+  thr->task = team->saved_task;
+  thr->ws_count = team->saved_ws_count;
+  thr->ws_cur = team->saved_ws_cur;
+  tomp_set_state(thr, team->saved_state, 0);
+  if (team->depth == ~0u) team_free(team);
+}
+
+void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) {
+  tomp_fork(fn, data, nthreads, bind, NULL, NULL);
+  fn(data);
+  tomp_join();
+}

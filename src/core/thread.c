@@ -1,0 +1,199 @@
+/* Thread descriptors, worker threads and the pool of idle workers.
+ *
+ * A worker's life: it parks on its go word (spin, then futex) until a master hands it a
+ * team, runs its implicit task, waits at the team's closing barrier and parks again.  A
+ * worker stays reserved by the team struct that last used it (team->threads[1..nreserved]),
+ * so back-to-back regions of the same master cost one store and, at most, one wake per
+ * worker.  Workers a team no longer needs go back to the global pool. */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+__thread tomp_thread_t *tomp_self;
+
+/* go word states */
+enum { GO_BUSY = 0, GO_WORK = 1, GO_IDLE = 2, GO_SLEEP = 3 };
+
+static tomp_mutex_t pool_lock = TOMP_MUTEX_INIT;
+static tomp_thread_t *pool_head;
+static pthread_attr_t worker_attr;
+static bool worker_attr_ready;
+
+static void init_thread_desc(tomp_thread_t *t, int ompt_type) {
+  memset(t, 0, sizeof *t);
+  t->ompt_type = ompt_type;
+  t->place = -1;
+  t->go = GO_BUSY;
+  t->state = ompt_state_work_serial;
+}
+
+/* An initial thread: the process's main thread, or a thread the program created itself.
+ * Its initial task carries the global ICVs. */
+static tomp_thread_t *make_initial(void) {
+  tomp_thread_t *t = tomp_malloc(sizeof *t);
+  init_thread_desc(t, 1 /* ompt_thread_initial */);
+  t->pthread = pthread_self();
+  tomp_task_t *it = &t->initial_task;
+  it->icv = tomp_g.icv;
+  it->flags = TOMP_TASK_INITIAL;
+  it->frame.exit_frame.ptr = NULL;
+  it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  it->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
+  t->task = it;
+  tomp_self = t;
+  return t;
+}
+
+void tomp_thread_init_initial(void) TOMP_HIDDEN;
+void tomp_thread_init_initial(void) {
+  if (!tomp_self) make_initial();
+}
+
+tomp_thread_t *tomp_thread_init_foreign(void) {
+  tomp_init();
+  if (tomp_self) return tomp_self;
+  return make_initial();
+}
+
+static void *worker_main(void *arg) {
+  tomp_thread_t *t = arg;
+  tomp_self = t;
+  for (;;) {
+    /* Park until a master assigns a team (go == GO_WORK). */
+    uint32_t g = tomp_load_acq(&t->go);
+    if (g != GO_WORK) {
+      unsigned long n = tomp_spins();
+      for (unsigned long i = 0; i < n && (g = tomp_load_acq(&t->go)) != GO_WORK; i++)
+        tomp_cpu_relax();
+      while (g != GO_WORK) {
+        uint32_t idle = GO_IDLE;
+        if (g == GO_IDLE && !tomp_cas(&t->go, &idle, GO_SLEEP)) {
+          g = idle;
+          continue;
+        }
+        tomp_futex_wait(&t->go, GO_SLEEP);
+        g = tomp_load_acq(&t->go);
+      }
+    }
+    tomp_store_rlx(&t->go, GO_BUSY);
+    tomp_team_t *team = t->next_team;
+    if (!team) break; /* shutdown */
+    t->team = team;
+    t->tid = t->next_tid;
+    t->task = &team->implicit[t->tid];
+    t->ws_count = team->ws_initial;
+    t->ws_cur = NULL;
+    tomp_set_state(t, ompt_state_work_parallel, 0);
+    tomp_bind_thread(t, team, 0);
+    t->fn(t->fn_data);
+    tomp_barrier_wait(t, ompt_state_wait_barrier_implicit_parallel, false);
+    t->team = NULL;
+    t->task = NULL;
+    tomp_set_state(t, ompt_state_idle, 0);
+    tomp_store_rel(&t->go, GO_IDLE);
+  }
+  return NULL;
+}
+
+/* Start a new worker thread; NULL (after one message) if the system refuses. */
+static tomp_thread_t *spawn_worker(void) {
+  static bool warned;
+  if (!worker_attr_ready) {
+    pthread_attr_init(&worker_attr);
+    pthread_attr_setdetachstate(&worker_attr, PTHREAD_CREATE_DETACHED);
+    if (tomp_g.stacksize) {
+      int rc = pthread_attr_setstacksize(&worker_attr, tomp_g.stacksize);
+      if (rc)
+        tomp_warn("OMP_STACKSIZE: cannot use a stack of %zu bytes (%s); using the default",
+                  tomp_g.stacksize, strerror(rc));
+    }
+    worker_attr_ready = true;
+  }
+  tomp_thread_t *t = aligned_alloc(TOMP_CACHELINE, (sizeof *t + TOMP_CACHELINE - 1) &
+                                                       ~(size_t)(TOMP_CACHELINE - 1));
+  if (!t) {
+    if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+      tomp_warn("out of memory for a thread descriptor; running with a smaller team");
+    return NULL;
+  }
+  init_thread_desc(t, 2 /* ompt_thread_worker */);
+  t->go = GO_IDLE;
+  int rc = pthread_create(&t->pthread, &worker_attr, worker_main, t);
+  if (rc) {
+    if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+      tomp_warn("cannot create a thread (%s); running with a smaller team", strerror(rc));
+    free(t);
+    return NULL;
+  }
+  __atomic_add_fetch(&tomp_nthreads_live, 1, __ATOMIC_RELAXED);
+  return t;
+}
+
+/* An idle worker: from the pool, else a new thread.  NULL if none can be had. */
+tomp_thread_t *tomp_worker_get(void) TOMP_HIDDEN;
+tomp_thread_t *tomp_worker_get(void) {
+  tomp_thread_t *t = NULL;
+  if (tomp_load_rlx(&pool_head)) {
+    tomp_mutex_lock(&pool_lock);
+    t = pool_head;
+    if (t) pool_head = t->pool_next;
+    tomp_mutex_unlock(&pool_lock);
+  }
+  return t ? t : spawn_worker();
+}
+
+/* Wait until worker t has left its previous region (it may still be leaving a barrier). */
+void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
+void tomp_worker_wait_idle(tomp_thread_t *t) {
+  /* Nearly always already idle; when threads outnumber CPUs the worker may need our CPU to
+   * get there, so yield rather than spin. */
+  for (unsigned i = 0; tomp_load_acq(&t->go) < GO_IDLE; i++) {
+    if (i < 64)
+      tomp_cpu_relax();
+    else
+      sched_yield();
+  }
+}
+
+void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
+void tomp_worker_put(tomp_thread_t *t) {
+  tomp_worker_wait_idle(t);
+  tomp_mutex_lock(&pool_lock);
+  t->pool_next = pool_head;
+  pool_head = t;
+  tomp_mutex_unlock(&pool_lock);
+}
+
+/* Hand worker t (idle) its part of team. */
+void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
+                       void *data) TOMP_HIDDEN;
+void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
+                       void *data) {
+  t->next_team = team;
+  t->next_tid = tid;
+  t->fn = fn;
+  t->fn_data = data;
+  if (tomp_xchg(&t->go, GO_WORK) == GO_SLEEP) tomp_futex_wake(&t->go, 1);
+}
+
+/* After fork() in a child process only the forking thread exists: forget every worker so
+ * the child's first region starts a fresh pool instead of waiting for threads that are gone. */
+void tomp_team_cache_forget_workers(tomp_thread_t *thr) TOMP_HIDDEN;
+
+static void atfork_child(void) {
+  pool_head = NULL;
+  pool_lock.v = 0;
+  tomp_nthreads_busy = 1;
+  tomp_nthreads_live = 1;
+  if (tomp_self) {
+    tomp_team_cache_forget_workers(tomp_self);
+    if (tomp_self->ompt_type != 1) tomp_self->ompt_type = 1;
+  }
+}
+
+__attribute__((constructor(102))) static void thread_ctor(void) {
+  pthread_atfork(NULL, NULL, atfork_child);
+}

@@ -1,0 +1,31 @@
+/* GOMP parallel-region entry points. */
+#include "gomp.h"
+
+#define GOMP_BIND_MASK 7u
+
+TOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
+                               unsigned flags) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  unsigned n = tomp_team_size(thr, num_threads, true);
+  tomp_parallel(fn, data, n, flags & GOMP_BIND_MASK);
+}
+
+/* GCC before 4.9: the caller runs fn itself between start and end. */
+TOMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_fork(fn, data, tomp_team_size(thr, num_threads, true), 0, NULL, NULL);
+}
+
+TOMP_EXPORT void GOMP_parallel_end(void) {
+  TOMP_ENTRY(tomp_self);
+  tomp_join();
+}
+
+TOMP_EXPORT void GOMP_barrier(void) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  if (!thr->team) return;
+  tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, false);
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Run the test suite against a tomp build directory (default: build).
+#
+#   tests/run.sh [BUILD_DIR] [PATTERN]
+#
+# Every tests/*.c is a self-checking program: built once with `gcc -fopenmp`, then run on
+# tomp (LD_LIBRARY_PATH on BUILD_DIR/lib, where libgomp.so.1 is tomp, so nothing of the system
+# libgomp can be loaded) and, to validate the test itself, on the system libgomp.  A test
+# passes when it exits 0 on tomp and, unless marked, on libgomp too.  Every tests/scenarios/*.sh is a
+# scenario script (environment handling, linking modes) run with TOMP_BUILD and TEST_BIN set.
+#
+# Directives, on lines of a test's leading comment:
+#   test-env: VAR=value ...     environment for the run
+#   test-cflags: ...            extra compile flags
+#   test-timeout: N             seconds (default 120)
+#   test-no-libgomp: reason     do not run on libgomp (reason is printed)
+#   test-libgomp-fails: reason  libgomp is known to fail it: its failure is reported, not counted
+set -u
+cd "$(dirname "$0")/.."
+B=${1:-build}
+PAT=${2:-}
+B=$(cd "$B" && pwd)
+OUT=$B/tests
+mkdir -p "$OUT"
+pass=0 fail=0 failed=()
+TIMEOUT_DEFAULT=${TEST_TIMEOUT:-120}
+# sanitizer builds: the test binaries need the sanitizer runtime loaded first
+SANLIB=
+case "$B" in
+  *build-tsan) SANLIB=$(gcc -print-file-name=libtsan.so) ;;
+  *build-asan) SANLIB="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)" ;;
+esac
+export TSAN_OPTIONS=${TSAN_OPTIONS:-"halt_on_error=1 report_signal_unsafe=0"}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-"detect_leaks=0"}
+
+directive() { sed -n "s/^[ /*]*$1:[ ]*//p" "$2" | head -1; }
+
+run_one() { # name lib-dir env... -- cmd
+  local timeout=$1; shift
+  local libdir=$1; shift
+  local envs=$1; shift
+  if [ -n "$libdir" ]; then
+    env $envs LD_LIBRARY_PATH="$libdir" ${SANLIB:+LD_PRELOAD="$SANLIB"} timeout -k 5 "$timeout" "$@"
+  else
+    env $envs timeout -k 5 "$timeout" "$@"
+  fi
+}
+
+for src in tests/*.c; do
+  name=$(basename "$src" .c)
+  [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && continue
+  envs=$(directive test-env "$src")
+  cflags=$(directive test-cflags "$src")
+  timeout=$(directive test-timeout "$src"); timeout=${timeout:-$TIMEOUT_DEFAULT}
+  nolib=$(directive test-no-libgomp "$src")
+  libfails=$(directive test-libgomp-fails "$src")
+  exe=$OUT/$name
+  if ! gcc -fopenmp -O2 -g -Wall -Iinclude $cflags "$src" -o "$exe" -lm 2>"$OUT/$name.build.log"; then
+    echo "FAIL $name (build: $(head -c 300 "$OUT/$name.build.log"))"; fail=$((fail+1)); failed+=("$name"); continue
+  fi
+  run_one "$timeout" "$B/lib" "$envs" "$exe" >"$OUT/$name.tomp.log" 2>&1; rc=$?
+  note=""
+  if [ -z "$nolib" ]; then
+    run_one "$timeout" "" "$envs" "$exe" >"$OUT/$name.libgomp.log" 2>&1; lrc=$?
+    if [ $lrc -ne 0 ]; then
+      if [ -n "$libfails" ]; then note=" (libgomp fails it as expected: $libfails)";
+      else echo "FAIL $name (test invalid: libgomp exits $lrc; see $OUT/$name.libgomp.log)"; fail=$((fail+1)); failed+=("$name"); continue; fi
+    elif [ -n "$libfails" ]; then note=" (note: libgomp now passes it)"; fi
+  else
+    note=" (not run on libgomp: $nolib)"
+  fi
+  if [ $rc -eq 0 ]; then echo "PASS $name$note"; pass=$((pass+1));
+  else echo "FAIL $name (tomp exit $rc; log $OUT/$name.tomp.log)"; tail -5 "$OUT/$name.tomp.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name"); fi
+done
+
+for src in tests/scenarios/*.sh; do
+  [ -e "$src" ] || continue
+  name=$(basename "$src" .sh)
+  [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && continue
+  if TOMP_BUILD="$B" TEST_OUT="$OUT" SANLIB="$SANLIB" timeout -k 5 600 bash "$src" >"$OUT/$name.sh.log" 2>&1; then
+    echo "PASS $name"; pass=$((pass+1))
+  else
+    echo "FAIL $name (log $OUT/$name.sh.log)"; tail -8 "$OUT/$name.sh.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name")
+  fi
+done
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
