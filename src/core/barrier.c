@@ -59,7 +59,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
   tomp_team_t *team = thr->team;
   tomp_barrier_t *b = &team->bar;
   int saved = thr->state;
-  if (cancellable && tomp_load_acq(&team->cancelled)) return true;
+  if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) return true;
   tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
 
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
@@ -72,7 +72,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
   unsigned long spin = 0, budget = tomp_spins();
   for (;;) {
     if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != g) break;
-    if (cancellable && tomp_load_acq(&team->cancelled)) {
+    if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) {
       withdraw(b, g);
       cancelled = true;
       break;
@@ -94,7 +94,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
     __atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
     uint32_t s = __atomic_load_n(&b->seq, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
-        !(cancellable && tomp_load_acq(&team->cancelled)) &&
+        !(cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) &&
         __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
         __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) != b->nthreads)
       tomp_futex_wait(&b->seq, s);

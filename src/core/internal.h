@@ -147,7 +147,7 @@ typedef struct tomp_team {
   /* Tasking: task.c owns the contents */
   void *tasks;
   uint32_t ntasks;              /* explicit tasks created in this team and not yet finished */
-  uint32_t cancelled;           /* cancel parallel was activated */
+  uint32_t cancelled;           /* TOMP_CANCEL_* bits activated in this region */
   unsigned place_first, place_count; /* place partition of the team */
   /* OMPT */
   ompt_data_t parallel_data;
@@ -156,6 +156,11 @@ typedef struct tomp_team {
   /* Team-wide scratch for the front-end (copyprivate, reductions) */
   void *volatile scratch;
 } tomp_team_t;
+
+/* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is set by
+ * `cancel for/sections` and cleared by the worksharing module when the construct ends. */
+#define TOMP_CANCEL_PARALLEL 1u
+#define TOMP_CANCEL_WS 2u
 
 /* ---- Threads --------------------------------------------------------------------------- */
 
@@ -231,6 +236,12 @@ void tomp_barrier_cancel(tomp_team_t *team) TOMP_HIDDEN;
 bool tomp_task_run_one(tomp_thread_t *thr) TOMP_HIDDEN;   /* run a queued task if any */
 void tomp_team_tasks_init(tomp_team_t *team) TOMP_HIDDEN; /* at fork */
 void tomp_team_tasks_fini(tomp_team_t *team) TOMP_HIDDEN; /* at join, after the barrier */
+
+/* Task reductions on worksharing constructs and scope (task module): the first thread to
+ * reach the construct passes first == NULL and publishes its reductions array; the others
+ * pass the first thread's array. */
+void tomp_ws_task_reduction_begin(tomp_thread_t *thr, uintptr_t *reductions,
+                                  uintptr_t *first) TOMP_HIDDEN;
 
 /* Worksharing hooks (ws.c) */
 void tomp_team_ws_init(tomp_team_t *team) TOMP_HIDDEN;
