@@ -20,6 +20,7 @@ cd "$(dirname "$0")/.."
 B=${1:-build}
 PAT=${2:-}
 B=$(cd "$B" && pwd)
+if [ ! -e "$B/lib/libgomp.so.1" ]; then echo "no tomp build in $B (run make first)"; exit 2; fi
 OUT=$B/tests
 mkdir -p "$OUT"
 pass=0 fail=0 failed=()

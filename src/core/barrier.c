@@ -26,8 +26,9 @@ static bool try_release(tomp_barrier_t *b) {
 
 void tomp_barrier_tasks_posted(tomp_team_t *team) {
   tomp_barrier_t *b = &team->bar;
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) {
+  /* An RMW, not a load: ordered against the sleeper's increment of the same word, so either
+   * we see the sleeper or the sleeper's re-check sees the task we just made runnable. */
+  if (__atomic_fetch_add(&b->sleepers, 0, __ATOMIC_ACQ_REL)) {
     __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
     tomp_futex_wake(&b->seq, 0x7fffffff);
   }

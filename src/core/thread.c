@@ -139,7 +139,7 @@ tomp_thread_t *tomp_worker_get(void) {
   if (tomp_load_rlx(&pool_head)) {
     tomp_mutex_lock(&pool_lock);
     t = pool_head;
-    if (t) pool_head = t->pool_next;
+    if (t) tomp_store_rlx(&pool_head, t->pool_next);
     tomp_mutex_unlock(&pool_lock);
   }
   return t ? t : spawn_worker();
@@ -163,7 +163,7 @@ void tomp_worker_put(tomp_thread_t *t) {
   tomp_worker_wait_idle(t);
   tomp_mutex_lock(&pool_lock);
   t->pool_next = pool_head;
-  pool_head = t;
+  tomp_store_rlx(&pool_head, t);
   tomp_mutex_unlock(&pool_lock);
 }
 
