@@ -7,4 +7,4 @@ exe=$TEST_OUT/atomic_fallback_scn
 gcc -fopenmp -O2 "$src" -o "$exe"
 objdump -d "$exe" | grep -q 'call.*<GOMP_atomic_start@plt>'
 objdump -d "$exe" | grep -q 'call.*<GOMP_atomic_end@plt>'
-LD_LIBRARY_PATH=$TOMP_BUILD/lib ${SANLIB:+LD_PRELOAD="$SANLIB"} "$exe"
+env LD_LIBRARY_PATH=$TOMP_BUILD/lib ${SANLIB:+LD_PRELOAD="$SANLIB"} "$exe"

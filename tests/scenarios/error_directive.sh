@@ -27,7 +27,7 @@ int main(int argc, char **argv) {
 C
 exe=$TEST_OUT/error_directive_scn
 gcc -fopenmp -O2 "$src" -o "$exe" || exit 1
-run() { LD_LIBRARY_PATH=$TOMP_BUILD/lib ${SANLIB:+LD_PRELOAD="$SANLIB"} "$exe" "$1" >"$TEST_OUT/err.out" 2>"$TEST_OUT/err.err"; }
+run() { env LD_LIBRARY_PATH=$TOMP_BUILD/lib ${SANLIB:+LD_PRELOAD="$SANLIB"} "$exe" "$1" >"$TEST_OUT/err.out" 2>"$TEST_OUT/err.err"; }
 fail() { echo "FAIL: $*"; cat "$TEST_OUT/err.out" "$TEST_OUT/err.err"; exit 1; }
 
 run 0 || fail "warning must not stop the program"
