@@ -399,6 +399,7 @@ TOMP_EXPORT omp_allocator_handle_t omp_get_default_allocator(void) {
 /* ---- gcc's allocate clause / directive ------------------------------------------------------- */
 
 TOMP_EXPORT void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator) {
+  TOMP_ENTRY(tomp_thread());
   void *p = omp_aligned_alloc(alignment, size, (omp_allocator_handle_t)allocator);
   /* the allocate clause has no way to report failure */
   if (tomp_unlikely(!p && size))
@@ -407,6 +408,7 @@ TOMP_EXPORT void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator)
 }
 
 TOMP_EXPORT void GOMP_free(void *ptr, uintptr_t allocator) {
+  TOMP_ENTRY(tomp_thread());
   omp_free(ptr, (omp_allocator_handle_t)allocator);
 }
 
