@@ -49,6 +49,11 @@ typedef struct tomp_icv {
   unsigned char bind;       /* bind-var for the next level (tomp_bind_t) */
   unsigned char nthreads_lvl; /* index into the OMP_NUM_THREADS list already consumed */
   unsigned char bind_lvl;     /* index into the OMP_PROC_BIND list already consumed */
+  /* -- sync module (alloc.c, teams.c) -- */
+  uintptr_t def_allocator;  /* def-allocator-var; 0: OMP_ALLOCATOR or omp_default_mem_alloc */
+  unsigned league_num;      /* team number in the enclosing teams region (omp_get_team_num) */
+  unsigned league_size;     /* teams in that region; 0 outside any teams region */
+  /* -- end sync module -- */
 } tomp_icv_t;
 
 /* Device- and global-scope settings, read once from the environment (env.c). */

@@ -1,0 +1,557 @@
+/* OpenMP 5.1 memory allocators: omp_init_allocator and traits, the predefined allocators and
+ * memory spaces, def-allocator-var, omp_alloc and friends, and GOMP_alloc/GOMP_free (gcc's
+ * allocate clause and directive).
+ *
+ * Memory spaces: the host has one kind of memory, so every memory space is the C heap; the
+ * high-bandwidth, large-capacity, constant and low-latency spaces are accepted and behave as
+ * the default one (the specification lets a space map to the memory that best fits it).
+ *
+ * Traits: alignment, pool_size and fallback (with fb_data) take effect; pinned=true is real:
+ * pinned blocks get pages of their own that are mlock()ed, and a block that cannot be locked
+ * (RLIMIT_MEMLOCK) counts as an allocation failure, so the fallback trait decides.  sync_hint,
+ * access and partition are validated and have no further effect: memory is coherent and
+ * accessible to all threads, pool accounting is a single atomic counter in every case.
+ *
+ * Pools count the bytes the program requested (not tomp's per-block header); an allocation that
+ * would take the pool past pool_size fails, and so does one the heap refuses; then the fallback
+ * applies: default_mem_fb retries with omp_default_mem_alloc (with the same alignment),
+ * null_fb returns NULL, abort_fb ends the program with a message, allocator_fb retries with the
+ * fb_data allocator.
+ *
+ * Every block carries a header just below the returned address naming its allocator, so
+ * omp_free and omp_realloc work whatever allocator argument they get.
+ *
+ * Handles: the predefined allocators are the small integers of omp.h; an allocator made by
+ * omp_init_allocator is the address of its descriptor, recognised by a magic word.  Bad
+ * handles, traits and alignments get one message and a safe default.
+ *
+ * def-allocator-var lives in the task's ICVs (tomp_icv_t.def_allocator); 0 there means "the
+ * OMP_ALLOCATOR setting, else omp_default_mem_alloc", so the environment can be read here
+ * without depending on the order of library start-up. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+
+#include "gomp.h"
+#include "omp.h"
+
+#define ALLOC_MAGIC 0x746f6d70616c6c63ull /* "tompallc" */
+#define HDR_MAGIC ((uintptr_t)0x5a17c0de5a17c0deull)
+#define NPREDEF 8
+#define UNLIMITED SIZE_MAX
+#define MAX_FB_CHAIN 16
+
+typedef struct alloc {
+  uint64_t magic;
+  omp_memspace_handle_t memspace;
+  size_t alignment; /* power of two; 1 = none requested */
+  size_t pool_size; /* UNLIMITED or bytes */
+  size_t used;      /* bytes taken from the pool (atomic) */
+  uintptr_t fallback;
+  omp_allocator_handle_t fb_data;
+  uintptr_t sync_hint, access, partition;
+  bool pinned;
+} alloc_t;
+
+typedef struct {
+  void *base;     /* what the heap returned */
+  size_t size;    /* bytes requested (pool accounting, realloc copies) */
+  size_t total;   /* bytes obtained from the heap */
+  alloc_t *alloc; /* allocator that served the block (after any fallback) */
+  uintptr_t check;
+} hdr_t;
+
+#define PREDEF(space, acc)                                                                         \
+  {.magic = ALLOC_MAGIC, .memspace = (space), .alignment = 1, .pool_size = UNLIMITED,                \
+   .fallback = omp_atv_default_mem_fb, .sync_hint = omp_atv_contended, .access = (acc),           \
+   .partition = omp_atv_environment}
+/* Statically initialised: other libraries' constructors may allocate before ours runs. */
+static alloc_t predef[NPREDEF + 1] = {
+    PREDEF(omp_default_mem_space, omp_atv_all),   PREDEF(omp_default_mem_space, omp_atv_all),
+    PREDEF(omp_large_cap_mem_space, omp_atv_all), PREDEF(omp_const_mem_space, omp_atv_all),
+    PREDEF(omp_high_bw_mem_space, omp_atv_all),   PREDEF(omp_low_lat_mem_space, omp_atv_all),
+    PREDEF(omp_default_mem_space, omp_atv_cgroup), PREDEF(omp_default_mem_space, omp_atv_pteam),
+    PREDEF(omp_default_mem_space, omp_atv_thread)};
+static omp_allocator_handle_t env_default; /* from OMP_ALLOCATOR; 0 = unset */
+static size_t page_size = 4096;
+
+static void warn_once(int *flag, const char *fmt, const char *what) {
+  if (!__atomic_exchange_n(flag, 1, __ATOMIC_RELAXED)) tomp_warn(fmt, what);
+}
+
+static void set_defaults(alloc_t *a, omp_memspace_handle_t ms) {
+  *a = (alloc_t)PREDEF(ms, omp_atv_all);
+}
+
+/* The allocator behind a handle; NULL if the handle is not one. */
+static alloc_t *lookup(omp_allocator_handle_t h) {
+  if (h <= NPREDEF) return h ? &predef[h] : NULL;
+  if (h < 4096 || (h & (_Alignof(alloc_t) - 1))) return NULL;
+  alloc_t *a = (alloc_t *)h;
+  return a->magic == ALLOC_MAGIC ? a : NULL;
+}
+
+static omp_allocator_handle_t effective_default(void) {
+  omp_allocator_handle_t h = tomp_icv()->def_allocator;
+  if (!h) h = env_default;
+  return h ? h : omp_default_mem_alloc;
+}
+
+/* The allocator an allocation routine uses: the argument, else def-allocator-var. */
+static alloc_t *resolve(omp_allocator_handle_t h, const char *who) {
+  static int warned;
+  if (h == omp_null_allocator) h = effective_default();
+  alloc_t *a = lookup(h);
+  if (tomp_unlikely(!a)) {
+    warn_once(&warned, "%s: invalid allocator handle; using omp_default_mem_alloc", who);
+    a = &predef[omp_default_mem_alloc];
+  }
+  return a;
+}
+
+static bool pool_take(alloc_t *a, size_t n) {
+  if (a->pool_size == UNLIMITED) return true;
+  size_t used = tomp_load_rlx(&a->used);
+  do {
+    if (n > a->pool_size || used > a->pool_size - n) return false;
+  } while (!__atomic_compare_exchange_n(&a->used, &used, used + n, true, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
+  return true;
+}
+
+static void pool_give(alloc_t *a, size_t n) {
+  if (a->pool_size != UNLIMITED) __atomic_fetch_sub(&a->used, n, __ATOMIC_RELAXED);
+}
+
+static void *heap_get(alloc_t *a, size_t total) {
+  if (!a->pinned) return malloc(total);
+  void *p = NULL;
+  if (posix_memalign(&p, page_size, total)) return NULL;
+  if (mlock(p, total)) {
+    free(p);
+    return NULL;
+  }
+  return p;
+}
+
+static void heap_put(alloc_t *a, void *base, size_t total) {
+  if (a->pinned) munlock(base, total);
+  free(base);
+}
+
+/* One attempt with allocator a, then its fallback chain. */
+static void *alloc_with(alloc_t *a, size_t align, size_t size, bool zero, int depth) {
+  size_t al = align > a->alignment ? align : a->alignment;
+  if (al < _Alignof(max_align_t)) al = _Alignof(max_align_t);
+  size_t total = size + sizeof(hdr_t) + al - 1;
+  if (total < size) goto fail; /* overflow */
+  if (a->pinned) {
+    total = (total + page_size - 1) & ~(page_size - 1);
+    if (total < size) goto fail;
+  }
+  if (!pool_take(a, size)) goto fail;
+  void *base = heap_get(a, total);
+  if (!base) {
+    pool_give(a, size);
+    goto fail;
+  }
+  uintptr_t ret = ((uintptr_t)base + sizeof(hdr_t) + al - 1) & ~(uintptr_t)(al - 1);
+  hdr_t *h = (hdr_t *)ret - 1;
+  h->base = base;
+  h->size = size;
+  h->total = total;
+  h->alloc = a;
+  h->check = ret ^ HDR_MAGIC;
+  if (zero) memset((void *)ret, 0, size);
+  return (void *)ret;
+
+fail:
+  switch (a->fallback) {
+  case omp_atv_null_fb:
+    return NULL;
+  case omp_atv_abort_fb:
+    tomp_fatal("cannot allocate %zu bytes with an allocator whose fallback is abort_fb", size);
+  case omp_atv_allocator_fb: {
+    alloc_t *fb = lookup(a->fb_data);
+    if (!fb || depth >= MAX_FB_CHAIN) return NULL;
+    return alloc_with(fb, align, size, zero, depth + 1);
+  }
+  default: /* default_mem_fb */
+    if (a == &predef[omp_default_mem_alloc]) return NULL;
+    return alloc_with(&predef[omp_default_mem_alloc], align, size, zero, depth + 1);
+  }
+}
+
+static size_t check_align(size_t align, const char *who) {
+  static int warned;
+  if (align == 0) return 1;
+  if (tomp_unlikely(align & (align - 1))) {
+    warn_once(&warned, "%s: alignment is not a power of two; rounding it up", who);
+    size_t p = 1;
+    while (p < align && p << 1) p <<= 1;
+    return p;
+  }
+  return align;
+}
+
+static hdr_t *header_of(void *ptr, const char *who) {
+  static int warned;
+  hdr_t *h = (hdr_t *)ptr - 1;
+  if (tomp_unlikely(h->check != ((uintptr_t)ptr ^ HDR_MAGIC))) {
+    warn_once(&warned, "%s: pointer was not allocated by omp_alloc and friends (ignored)", who);
+    return NULL;
+  }
+  return h;
+}
+
+static void free_block(hdr_t *h, bool account) {
+  alloc_t *a = h->alloc;
+  if (account) pool_give(a, h->size);
+  h->check = 0;
+  heap_put(a, h->base, h->total);
+}
+
+/* ---- allocation routines -------------------------------------------------------------------- */
+
+TOMP_EXPORT void *omp_aligned_alloc(size_t alignment, size_t size,
+                                    omp_allocator_handle_t allocator) {
+  if (size == 0) return NULL;
+  alignment = check_align(alignment, "omp_aligned_alloc");
+  return alloc_with(resolve(allocator, "omp_aligned_alloc"), alignment, size, false, 0);
+}
+
+TOMP_EXPORT void *omp_alloc(size_t size, omp_allocator_handle_t allocator) {
+  if (size == 0) return NULL;
+  return alloc_with(resolve(allocator, "omp_alloc"), 1, size, false, 0);
+}
+
+TOMP_EXPORT void *omp_aligned_calloc(size_t alignment, size_t nmemb, size_t size,
+                                     omp_allocator_handle_t allocator) {
+  size_t n;
+  if (nmemb == 0 || size == 0) return NULL;
+  alloc_t *a = resolve(allocator, "omp_aligned_calloc");
+  alignment = check_align(alignment, "omp_aligned_calloc");
+  if (__builtin_mul_overflow(nmemb, size, &n)) n = SIZE_MAX; /* fails, then falls back */
+  return alloc_with(a, alignment, n, true, 0);
+}
+
+TOMP_EXPORT void *omp_calloc(size_t nmemb, size_t size, omp_allocator_handle_t allocator) {
+  return omp_aligned_calloc(1, nmemb, size, allocator);
+}
+
+TOMP_EXPORT void omp_free(void *ptr, omp_allocator_handle_t allocator) {
+  (void)allocator; /* the header knows better */
+  if (!ptr) return;
+  hdr_t *h = header_of(ptr, "omp_free");
+  if (h) free_block(h, true);
+}
+
+TOMP_EXPORT void *omp_realloc(void *ptr, size_t size, omp_allocator_handle_t allocator,
+                              omp_allocator_handle_t free_allocator) {
+  (void)free_allocator; /* the header knows better */
+  if (!ptr) return omp_alloc(size, allocator);
+  hdr_t *h = header_of(ptr, "omp_realloc");
+  if (!h) return NULL;
+  if (size == 0) {
+    free_block(h, true);
+    return NULL;
+  }
+  alloc_t *a = allocator == omp_null_allocator ? h->alloc : resolve(allocator, "omp_realloc");
+  /* Moving within one pool: the old block's share is available to the new one. */
+  bool same = a == h->alloc;
+  if (same) pool_give(a, h->size);
+  void *p = alloc_with(a, 1, size, false, 0);
+  if (!p) {
+    if (same && a->pool_size != UNLIMITED) __atomic_fetch_add(&a->used, h->size, __ATOMIC_RELAXED);
+    return NULL; /* the old block stays valid */
+  }
+  memcpy(p, ptr, h->size < size ? h->size : size);
+  free_block(h, !same);
+  return p;
+}
+
+/* ---- allocators ------------------------------------------------------------------------------ */
+
+static const char *trait_name(int key) {
+  static const char *const names[] = {"?",         "sync_hint", "alignment", "access", "pool_size",
+                                      "fallback", "fb_data",   "pinned",    "partition"};
+  return key >= 1 && key <= 8 ? names[key] : "unknown";
+}
+
+/* Apply one trait; false if the key or value is not valid. */
+static bool apply_trait(alloc_t *a, int key, uintptr_t v) {
+  bool dflt = v == (uintptr_t)omp_atv_default;
+  switch (key) {
+  case omp_atk_sync_hint:
+    if (dflt) v = omp_atv_contended;
+    if (v != omp_atv_contended && v != omp_atv_uncontended && v != omp_atv_serialized &&
+        v != omp_atv_private)
+      return false;
+    a->sync_hint = v;
+    return true;
+  case omp_atk_alignment:
+    if (dflt) v = 1;
+    if (v == 0 || (v & (v - 1))) return false;
+    a->alignment = v;
+    return true;
+  case omp_atk_access:
+    if (dflt) v = omp_atv_all;
+    if (v != omp_atv_all && v != omp_atv_cgroup && v != omp_atv_pteam && v != omp_atv_thread)
+      return false;
+    a->access = v;
+    return true;
+  case omp_atk_pool_size:
+    a->pool_size = dflt ? UNLIMITED : v;
+    return true;
+  case omp_atk_fallback:
+    if (dflt) v = omp_atv_default_mem_fb;
+    if (v != omp_atv_default_mem_fb && v != omp_atv_null_fb && v != omp_atv_abort_fb &&
+        v != omp_atv_allocator_fb)
+      return false;
+    a->fallback = v;
+    return true;
+  case omp_atk_fb_data:
+    if (!lookup(v)) return false;
+    a->fb_data = v;
+    return true;
+  case omp_atk_pinned:
+    if (dflt) v = omp_atv_false;
+    if (v != omp_atv_true && v != omp_atv_false) return false;
+    a->pinned = v == omp_atv_true;
+    return true;
+  case omp_atk_partition:
+    if (dflt) v = omp_atv_environment;
+    if (v != omp_atv_environment && v != omp_atv_nearest && v != omp_atv_blocked &&
+        v != omp_atv_interleaved)
+      return false;
+    a->partition = v;
+    return true;
+  default:
+    return false;
+  }
+}
+
+static omp_allocator_handle_t init_allocator(omp_memspace_handle_t memspace, long ntraits,
+                                             const omp_alloctrait_t traits[], const char *who) {
+  if ((uintptr_t)memspace > omp_low_lat_mem_space) {
+    tomp_warn("%s: invalid memory space %#lx; returning omp_null_allocator", who,
+              (unsigned long)memspace);
+    return omp_null_allocator;
+  }
+  if (ntraits < 0 || (ntraits > 0 && !traits)) {
+    tomp_warn("%s: invalid trait array (%ld traits); returning omp_null_allocator", who, ntraits);
+    return omp_null_allocator;
+  }
+  alloc_t tmp;
+  set_defaults(&tmp, memspace);
+  for (long i = 0; i < ntraits; i++)
+    if (!apply_trait(&tmp, (int)traits[i].key, traits[i].value)) {
+      tomp_warn("%s: invalid value %#lx for trait %s (key %d); returning omp_null_allocator",
+                who, (unsigned long)traits[i].value, trait_name((int)traits[i].key),
+                (int)traits[i].key);
+      return omp_null_allocator;
+    }
+  if (tmp.fallback == omp_atv_allocator_fb && !tmp.fb_data) {
+    tomp_warn("%s: fallback allocator_fb needs an fb_data allocator; returning "
+              "omp_null_allocator", who);
+    return omp_null_allocator;
+  }
+  alloc_t *a = aligned_alloc(_Alignof(alloc_t) > 16 ? _Alignof(alloc_t) : 16,
+                             (sizeof *a + 15) & ~(size_t)15);
+  if (!a) return omp_null_allocator;
+  *a = tmp;
+  return (omp_allocator_handle_t)(uintptr_t)a;
+}
+
+TOMP_EXPORT omp_allocator_handle_t omp_init_allocator(omp_memspace_handle_t memspace,
+                                                      int ntraits,
+                                                      const omp_alloctrait_t traits[]) {
+  return init_allocator(memspace, ntraits, traits, "omp_init_allocator");
+}
+
+TOMP_EXPORT void omp_destroy_allocator(omp_allocator_handle_t allocator) {
+  if (allocator <= NPREDEF) return; /* null and predefined allocators are not destroyed */
+  alloc_t *a = lookup(allocator);
+  if (!a) {
+    static int warned;
+    warn_once(&warned, "%s: invalid allocator handle (ignored)", "omp_destroy_allocator");
+    return;
+  }
+  a->magic = 0;
+  free(a);
+}
+
+TOMP_EXPORT void omp_set_default_allocator(omp_allocator_handle_t allocator) {
+  if (allocator != omp_null_allocator && !lookup(allocator)) {
+    static int warned;
+    warn_once(&warned, "%s: invalid allocator handle (ignored)", "omp_set_default_allocator");
+    return;
+  }
+  tomp_icv()->def_allocator = allocator;
+}
+
+TOMP_EXPORT omp_allocator_handle_t omp_get_default_allocator(void) {
+  return effective_default();
+}
+
+/* ---- gcc's allocate clause / directive ------------------------------------------------------- */
+
+TOMP_EXPORT void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator) {
+  TOMP_ENTRY(tomp_thread());
+  void *p = omp_aligned_alloc(alignment, size, (omp_allocator_handle_t)allocator);
+  /* the allocate clause has no way to report failure */
+  if (tomp_unlikely(!p && size))
+    tomp_fatal("out of memory allocating %zu bytes for an allocate clause", size);
+  return p;
+}
+
+TOMP_EXPORT void GOMP_free(void *ptr, uintptr_t allocator) {
+  TOMP_ENTRY(tomp_thread());
+  omp_free(ptr, (omp_allocator_handle_t)allocator);
+}
+
+/* ---- Fortran ----------------------------------------------------------------------------------- */
+
+intptr_t omp_init_allocator_(const intptr_t *memspace, const int32_t *ntraits,
+                             const omp_alloctrait_t *traits);
+intptr_t omp_init_allocator_8_(const intptr_t *memspace, const int64_t *ntraits,
+                               const omp_alloctrait_t *traits);
+void omp_destroy_allocator_(const intptr_t *allocator);
+void omp_set_default_allocator_(const intptr_t *allocator);
+intptr_t omp_get_default_allocator_(void);
+
+TOMP_EXPORT intptr_t omp_init_allocator_(const intptr_t *memspace, const int32_t *ntraits,
+                                         const omp_alloctrait_t *traits) {
+  return (intptr_t)init_allocator((omp_memspace_handle_t)*memspace, *ntraits, traits,
+                                  "omp_init_allocator");
+}
+TOMP_EXPORT intptr_t omp_init_allocator_8_(const intptr_t *memspace, const int64_t *ntraits,
+                                           const omp_alloctrait_t *traits) {
+  long n = *ntraits > 0x7fffffff ? -1 : (long)*ntraits;
+  return (intptr_t)init_allocator((omp_memspace_handle_t)*memspace, n, traits,
+                                  "omp_init_allocator");
+}
+TOMP_EXPORT void omp_destroy_allocator_(const intptr_t *allocator) {
+  omp_destroy_allocator((omp_allocator_handle_t)*allocator);
+}
+TOMP_EXPORT void omp_set_default_allocator_(const intptr_t *allocator) {
+  omp_set_default_allocator((omp_allocator_handle_t)*allocator);
+}
+TOMP_EXPORT intptr_t omp_get_default_allocator_(void) {
+  return (intptr_t)omp_get_default_allocator();
+}
+
+/* ---- OMP_ALLOCATOR ------------------------------------------------------------------------------
+ * A predefined allocator ("omp_high_bw_mem_alloc" or its number), or a predefined memory space
+ * with optional traits: "omp_default_mem_space:alignment=64,pool_size=1048576,fallback=null_fb".
+ * Trait values are numbers or the omp_atv_ names without their prefix; fb_data names a
+ * predefined allocator. */
+
+static const char *const alloc_names[NPREDEF + 1] = {
+    "omp_null_allocator",   "omp_default_mem_alloc", "omp_large_cap_mem_alloc",
+    "omp_const_mem_alloc",  "omp_high_bw_mem_alloc", "omp_low_lat_mem_alloc",
+    "omp_cgroup_mem_alloc", "omp_pteam_mem_alloc",   "omp_thread_mem_alloc"};
+static const char *const space_names[] = {"omp_default_mem_space", "omp_large_cap_mem_space",
+                                          "omp_const_mem_space", "omp_high_bw_mem_space",
+                                          "omp_low_lat_mem_space"};
+static const struct {
+  const char *name;
+  uintptr_t value;
+} value_names[] = {{"default", (uintptr_t)omp_atv_default},
+                   {"false", omp_atv_false},
+                   {"true", omp_atv_true},
+                   {"contended", omp_atv_contended},
+                   {"uncontended", omp_atv_uncontended},
+                   {"serialized", omp_atv_serialized},
+                   {"sequential", omp_atv_sequential},
+                   {"private", omp_atv_private},
+                   {"all", omp_atv_all},
+                   {"thread", omp_atv_thread},
+                   {"pteam", omp_atv_pteam},
+                   {"cgroup", omp_atv_cgroup},
+                   {"default_mem_fb", omp_atv_default_mem_fb},
+                   {"null_fb", omp_atv_null_fb},
+                   {"abort_fb", omp_atv_abort_fb},
+                   {"allocator_fb", omp_atv_allocator_fb},
+                   {"environment", omp_atv_environment},
+                   {"nearest", omp_atv_nearest},
+                   {"blocked", omp_atv_blocked},
+                   {"interleaved", omp_atv_interleaved}};
+
+static bool match(const char *s, size_t n, const char *name) {
+  return strlen(name) == n && strncasecmp(s, name, n) == 0;
+}
+
+static bool parse_number(const char *s, size_t n, uintptr_t *out) {
+  char buf[32];
+  if (n == 0 || n >= sizeof buf) return false;
+  memcpy(buf, s, n);
+  buf[n] = 0;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(buf, &end, 0);
+  if (errno || *end || buf[0] == '-') return false;
+  *out = (uintptr_t)v;
+  return true;
+}
+
+static bool parse_value(int key, const char *s, size_t n, uintptr_t *out) {
+  if (key == omp_atk_fb_data) {
+    for (unsigned i = 1; i <= NPREDEF; i++)
+      if (match(s, n, alloc_names[i])) return *out = i, true;
+    return parse_number(s, n, out) && *out >= 1 && *out <= NPREDEF;
+  }
+  for (size_t i = 0; i < sizeof value_names / sizeof value_names[0]; i++)
+    if (match(s, n, value_names[i].name)) return *out = value_names[i].value, true;
+  return parse_number(s, n, out);
+}
+
+static omp_allocator_handle_t parse_env(const char *s) {
+  size_t n = strcspn(s, ":");
+  for (unsigned i = 1; i <= NPREDEF; i++)
+    if (match(s, n, alloc_names[i]) && !s[n]) return i;
+  uintptr_t num;
+  if (!s[n] && parse_number(s, n, &num) && num >= 1 && num <= NPREDEF) return num;
+  int space = -1;
+  for (int i = 0; i < 5; i++)
+    if (match(s, n, space_names[i])) space = i;
+  if (space < 0) return 0;
+  omp_alloctrait_t traits[16];
+  int nt = 0;
+  const char *p = s[n] ? s + n + 1 : s + n;
+  while (*p) {
+    size_t len = strcspn(p, ",");
+    const char *eq = memchr(p, '=', len);
+    if (!eq || nt == 16) return 0;
+    int key = 0;
+    for (int k = 1; k <= 8; k++)
+      if (match(p, (size_t)(eq - p), trait_name(k))) key = k;
+    uintptr_t v;
+    if (!key || !parse_value(key, eq + 1, len - (size_t)(eq + 1 - p), &v)) return 0;
+    traits[nt].key = (omp_alloctrait_key_t)key;
+    traits[nt++].value = v;
+    p += len;
+    if (*p == ',') p++;
+  }
+  if (nt == 0) return space == 0 ? omp_default_mem_alloc : (omp_allocator_handle_t)(space + 1);
+  return init_allocator((omp_memspace_handle_t)space, nt, traits, "OMP_ALLOCATOR");
+}
+
+__attribute__((constructor(110))) static void alloc_ctor(void) {
+  long ps = sysconf(_SC_PAGESIZE);
+  if (ps > 0) page_size = (size_t)ps;
+  const char *e = getenv("OMP_ALLOCATOR");
+  if (!e) return;
+  while (*e == ' ' || *e == '\t') e++;
+  char buf[512];
+  size_t n = strlen(e);
+  while (n && (e[n - 1] == ' ' || e[n - 1] == '\t')) n--;
+  if (n >= sizeof buf) n = sizeof buf - 1;
+  memcpy(buf, e, n);
+  buf[n] = 0;
+  env_default = parse_env(buf);
+  if (!env_default)
+    tomp_warn("OMP_ALLOCATOR: cannot use '%s'; using omp_default_mem_alloc", buf);
+}

@@ -1,0 +1,74 @@
+/* The futex lock behind omp_lock_t, omp_nest_lock_t, critical and atomic.
+ *
+ * One 32-bit word: bits 0-1 hold the state (0 free, 1 held, 2 held and someone may sleep),
+ * bits 4-7 the omp_sync_hint_t the lock was initialised with.  The hint never changes after
+ * init, so every transition preserves it; a lock without hint takes the one-CAS fast path.
+ * A waiter spins for a budget chosen by the hint and the wait policy, then sleeps on the word.
+ * While it waits, the thread's OMPT state is the caller's wait state (wait_lock,
+ * wait_critical, wait_atomic) with wait_id = the word's address. */
+#ifndef TOMP_LOCK_H
+#define TOMP_LOCK_H
+
+#include "internal.h"
+
+#define TOMP_LOCK_STATE 3u
+#define TOMP_LOCK_HINT_SHIFT 4
+#define TOMP_LOCK_HINT_MASK (0xfu << TOMP_LOCK_HINT_SHIFT)
+
+/* ompt_mutex_t values (OpenMP 5.1, 4.4.4.16), for the OMPT hooks */
+enum {
+  TOMP_MUTEX_LOCK = 1,
+  TOMP_MUTEX_TEST_LOCK = 2,
+  TOMP_MUTEX_NEST_LOCK = 3,
+  TOMP_MUTEX_TEST_NEST_LOCK = 4,
+  TOMP_MUTEX_CRITICAL = 5,
+  TOMP_MUTEX_ATOMIC = 6,
+  TOMP_MUTEX_ORDERED = 7
+};
+
+/* OMPT events of every mutual-exclusion construct (lock.c); each is one place for the tools
+ * layer to emit its callback.  Call them only when tomp_ompt_enabled.  wait_id is the
+ * address of the user-visible object (lock, critical name, atomic lock word). */
+void tomp_ev_lock_init(tomp_thread_t *thr, int kind, unsigned hint, void *wait_id) TOMP_HIDDEN;
+void tomp_ev_lock_destroy(tomp_thread_t *thr, int kind, void *wait_id) TOMP_HIDDEN;
+void tomp_ev_mutex_acquire(tomp_thread_t *thr, int kind, unsigned hint,
+                           void *wait_id) TOMP_HIDDEN;
+void tomp_ev_mutex_acquired(tomp_thread_t *thr, int kind, void *wait_id) TOMP_HIDDEN;
+void tomp_ev_mutex_released(tomp_thread_t *thr, int kind, void *wait_id) TOMP_HIDDEN;
+void tomp_ev_nest_lock(tomp_thread_t *thr, bool begin, void *wait_id) TOMP_HIDDEN;
+
+/* Acquire with waiting; state is the ompt_state_t reported while blocked. */
+void tomp_lockword_acquire_slow(uint32_t *w, int state) TOMP_HIDDEN;
+
+static inline void tomp_lockword_init(uint32_t *w, unsigned hint) {
+  tomp_store_rel(w, (hint << TOMP_LOCK_HINT_SHIFT) & TOMP_LOCK_HINT_MASK);
+}
+
+static inline bool tomp_lockword_try(uint32_t *w) {
+  uint32_t h = tomp_load_rlx(w) & TOMP_LOCK_HINT_MASK;
+  return tomp_cas(w, &h, h | 1u);
+}
+
+static inline void tomp_lockword_acquire(uint32_t *w, int state) {
+  uint32_t z = 0;
+  if (tomp_likely(tomp_cas(w, &z, 1u))) return;
+  tomp_lockword_acquire_slow(w, state);
+}
+
+static inline void tomp_lockword_release(uint32_t *w) {
+  uint32_t old = __atomic_fetch_sub(w, 1u, __ATOMIC_RELEASE);
+  if (tomp_unlikely((old & TOMP_LOCK_STATE) == 2u)) {
+    tomp_store_rel(w, old & TOMP_LOCK_HINT_MASK);
+    tomp_futex_wake(w, 1);
+  }
+}
+
+static inline bool tomp_lockword_held(uint32_t *w) {
+  return (tomp_load_rlx(w) & TOMP_LOCK_STATE) != 0;
+}
+
+static inline unsigned tomp_lockword_hint(uint32_t *w) {
+  return (tomp_load_rlx(w) & TOMP_LOCK_HINT_MASK) >> TOMP_LOCK_HINT_SHIFT;
+}
+
+#endif

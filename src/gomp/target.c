@@ -1,0 +1,223 @@
+/* target constructs without devices: the host fallback.
+ *
+ * tomp offers no offload devices (omp_get_num_devices() == 0), so every target region runs on
+ * the encountering thread, as the initial task of a new initial thread would (libgomp's host
+ * fallback does the same): inside it omp_get_level() is 0, omp_get_thread_num() 0, the ICVs
+ * are the device's initial ones (tomp_g.icv) and thread-limit-var comes from the construct's
+ * thread_limit.  The encountering thread's team, task and worksharing position are saved and
+ * restored around the region; if the thread is inside a parallel region its cached team
+ * structs for the levels in use are set aside, so the target region's own parallel regions
+ * cannot reuse a live team, and the teams those regions cache are released afterwards.
+ *
+ * Host and "device" share memory, so map clauses need no data movement and target
+ * data/update/enter/exit are no-ops apart from their depend clauses; firstprivate variables are
+ * copied before the region runs, because the region must not write the original.
+ *
+ * nowait: the target task is executed undeferred, after its dependences are satisfied; it is
+ * complete when GOMP_target_ext returns, which satisfies every later dependence and taskwait. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gomp.h"
+
+#pragma weak GOMP_taskwait
+#pragma weak GOMP_taskwait_depend
+
+/* ABI facts (gcc's gomp-constants.h) */
+#define GOMP_TARGET_FLAG_NOWAIT (1u << 0)
+#define GOMP_MAP_FIRSTPRIVATE 12
+#define GOMP_TARGET_ARG_DEVICE_MASK ((1u << 7) - 1)
+#define GOMP_TARGET_ARG_DEVICE_ALL 0
+#define GOMP_TARGET_ARG_SUBSEQUENT_PARAM (1u << 7)
+#define GOMP_TARGET_ARG_ID_MASK (((1u << 8) - 1) << 8)
+#define GOMP_TARGET_ARG_NUM_TEAMS (1u << 8)
+#define GOMP_TARGET_ARG_THREAD_LIMIT (2u << 8)
+#define GOMP_TARGET_ARG_VALUE_SHIFT 16
+
+#define NCACHE (sizeof(((tomp_thread_t *)0)->team_cache) / sizeof(tomp_team_t *))
+
+void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
+
+/* Frees a team struct the target region's parallel regions cached, returning its workers to
+ * the pool.  Mirrors team.c's team_free (static there); the lead may export that instead. */
+static void release_cached_team(tomp_team_t *t) {
+  for (unsigned i = 1; i <= t->nreserved; i++) tomp_worker_put(t->threads[i]);
+  tomp_team_ws_fini(t);
+  free(t->threads);
+  free(t->implicit);
+  free(t);
+}
+
+static void wait_depend(void **depend) {
+  if (depend && GOMP_taskwait_depend) GOMP_taskwait_depend(depend);
+}
+
+/* The thread_limit the construct asked for (0: none), from gcc's launch arguments. */
+static unsigned arg_thread_limit(void **args) {
+  unsigned tl = 0;
+  for (; args && *args; args++) {
+    uintptr_t a = (uintptr_t)*args;
+    intptr_t val;
+    if (a & GOMP_TARGET_ARG_SUBSEQUENT_PARAM) {
+      if (!*++args) break;
+      val = (intptr_t)*args;
+    } else {
+      val = (intptr_t)a >> GOMP_TARGET_ARG_VALUE_SHIFT;
+    }
+    if ((a & GOMP_TARGET_ARG_DEVICE_MASK) != GOMP_TARGET_ARG_DEVICE_ALL) continue;
+    if ((a & GOMP_TARGET_ARG_ID_MASK) == GOMP_TARGET_ARG_THREAD_LIMIT && val > 0)
+      tl = val > (intptr_t)(~0u >> 1) ? ~0u >> 1 : (unsigned)val;
+  }
+  return tl;
+}
+
+static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs,
+                        unsigned thread_limit) {
+  tomp_team_t *team = thr->team;
+  tomp_task_t *task = thr->task;
+  unsigned tid = thr->tid, ws_count = thr->ws_count;
+  void *ws_cur = thr->ws_cur;
+  int state = thr->state;
+  uint64_t wait_id = thr->wait_id;
+
+  unsigned live = team ? (team->level < NCACHE ? team->level : (unsigned)NCACHE) : 0;
+  tomp_team_t *cache[NCACHE];
+  memcpy(cache, thr->team_cache, live * sizeof cache[0]);
+  memset(thr->team_cache, 0, live * sizeof cache[0]);
+
+  tomp_task_t initial;
+  memset(&initial, 0, sizeof initial);
+  initial.icv = tomp_g.icv;
+  if (thread_limit) initial.icv.thread_limit = thread_limit;
+  initial.flags = TOMP_TASK_INITIAL;
+  initial.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  initial.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+
+  thr->team = NULL;
+  thr->tid = 0;
+  thr->task = &initial;
+  thr->ws_count = 0;
+  thr->ws_cur = NULL;
+  tomp_set_state(thr, ompt_state_work_serial, 0);
+  /* OMPT: target begin; implicit_task begin (initial task of the target region) */
+  fn(hostaddrs);
+  if (GOMP_taskwait) GOMP_taskwait(); /* the region ends when its tasks have */
+  /* OMPT: implicit_task end; target end */
+
+  for (unsigned d = 0; d < live; d++) {
+    if (thr->team_cache[d]) release_cached_team(thr->team_cache[d]);
+    thr->team_cache[d] = cache[d];
+  }
+  thr->team = team;
+  thr->tid = tid;
+  thr->task = task;
+  thr->ws_count = ws_count;
+  thr->ws_cur = ws_cur;
+  tomp_set_state(thr, state, wait_id);
+}
+
+/* Give firstprivate entries private copies (hostaddrs is the caller's scratch array). */
+static void *copy_firstprivate(size_t mapnum, void **hostaddrs, size_t *sizes,
+                               unsigned short *kinds, char *stackbuf, size_t stacksize) {
+  size_t need = 0;
+  for (size_t i = 0; i < mapnum; i++)
+    if ((kinds[i] & 0xff) == GOMP_MAP_FIRSTPRIVATE) {
+      size_t al = (size_t)1 << (kinds[i] >> 8);
+      need = ((need + al - 1) & ~(al - 1)) + sizes[i];
+    }
+  if (need == 0) return NULL;
+  need += 64;
+  char *buf = need <= stacksize ? stackbuf : tomp_malloc(need);
+  uintptr_t at = (uintptr_t)buf;
+  for (size_t i = 0; i < mapnum; i++)
+    if ((kinds[i] & 0xff) == GOMP_MAP_FIRSTPRIVATE) {
+      uintptr_t al = (uintptr_t)1 << (kinds[i] >> 8);
+      at = (at + al - 1) & ~(al - 1);
+      memcpy((void *)at, hostaddrs[i], sizes[i]);
+      hostaddrs[i] = (void *)at;
+      at += sizes[i];
+    }
+  return buf == stackbuf ? NULL : buf;
+}
+
+TOMP_EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, void **hostaddrs,
+                                 size_t *sizes, unsigned short *kinds, unsigned flags,
+                                 void **depend, void **args) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  (void)device, (void)flags;
+  wait_depend(depend);
+  char stackbuf[512] __attribute__((aligned(64)));
+  void *heap = copy_firstprivate(mapnum, hostaddrs, sizes, kinds, stackbuf, sizeof stackbuf);
+  run_on_host(thr, fn, hostaddrs, arg_thread_limit(args));
+  free(heap);
+}
+
+/* GCC 4.x form: no firstprivate, no launch arguments. */
+TOMP_EXPORT void GOMP_target(int device, void (*fn)(void *), const void *unused, size_t mapnum,
+                             void **hostaddrs, size_t *sizes, unsigned char *kinds) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  (void)device, (void)unused, (void)mapnum, (void)sizes, (void)kinds;
+  run_on_host(thr, fn, hostaddrs, 0);
+}
+
+/* Data environments: memory is shared, so there is nothing to map. */
+TOMP_EXPORT void GOMP_target_data(int device, const void *unused, size_t mapnum,
+                                  void **hostaddrs, size_t *sizes, unsigned char *kinds) {
+  TOMP_ENTRY(tomp_thread());
+  (void)device, (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  /* OMPT: target_data_op / target (enter data) */
+}
+
+TOMP_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs,
+                                      size_t *sizes, unsigned short *kinds) {
+  TOMP_ENTRY(tomp_thread());
+  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  /* OMPT: target (data begin) */
+}
+
+TOMP_EXPORT void GOMP_target_end_data(void) {
+  TOMP_ENTRY(tomp_thread());
+  /* OMPT: target (data end) */
+}
+
+TOMP_EXPORT void GOMP_target_update(int device, const void *unused, size_t mapnum,
+                                    void **hostaddrs, size_t *sizes, unsigned char *kinds) {
+  TOMP_ENTRY(tomp_thread());
+  (void)device, (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+}
+
+TOMP_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs,
+                                        size_t *sizes, unsigned short *kinds, unsigned flags,
+                                        void **depend) {
+  TOMP_ENTRY(tomp_thread());
+  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds, (void)flags;
+  wait_depend(depend);
+}
+
+TOMP_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs,
+                                             size_t *sizes, unsigned short *kinds,
+                                             unsigned flags, void **depend) {
+  TOMP_ENTRY(tomp_thread());
+  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds, (void)flags;
+  wait_depend(depend);
+}
+
+/* Offload images of programs built with offloading: there is no device to load them on. */
+TOMP_EXPORT void GOMP_offload_register(const void *host_table, int target_type,
+                                       const void *target_data) {
+  (void)host_table, (void)target_type, (void)target_data;
+}
+TOMP_EXPORT void GOMP_offload_unregister(const void *host_table, int target_type,
+                                         const void *target_data) {
+  (void)host_table, (void)target_type, (void)target_data;
+}
+TOMP_EXPORT void GOMP_offload_register_ver(unsigned version, const void *host_table,
+                                           int target_type, const void *target_data) {
+  (void)version, (void)host_table, (void)target_type, (void)target_data;
+}
+TOMP_EXPORT void GOMP_offload_unregister_ver(unsigned version, const void *host_table,
+                                             int target_type, const void *target_data) {
+  (void)version, (void)host_table, (void)target_type, (void)target_data;
+}

@@ -1,0 +1,103 @@
+/* The teams construct on the host.
+ *
+ * A league of teams is, conceptually, that many initial threads.  tomp runs a host league on
+ * the encountering thread, one team after the other (libgomp does the same): every team gets
+ * its own initial task whose ICVs carry its team number and the league size (league_num /
+ * league_size in tomp_icv_t, so the implicit and explicit tasks of parallel regions inside the
+ * team inherit them and omp_get_team_num answers right on every thread) and its thread limit.
+ * Teams of a league may not synchronise with each other, so sequential execution is
+ * conforming; running them concurrently would buy little on the host, where each team's
+ * parallel regions already use the processors.
+ *
+ * Defaults: without num_teams the league has nteams-var teams (OMP_NUM_TEAMS /
+ * omp_set_num_teams), else 1; without thread_limit each team's thread-limit-var is
+ * teams-thread-limit-var (OMP_TEAMS_THREAD_LIMIT) if set, else it is inherited.
+ *
+ * Inside a target region gcc does not outline the teams body: the target function loops
+ * `for (first = true; GOMP_teams4(lo, hi, limit, first); first = false) body;`, so GOMP_teams4
+ * advances the team number of the (target region's) current task; it runs the lower bound of
+ * the num_teams range, 1 without the clause, as libgomp's host fallback does. */
+#include <string.h>
+
+#include "gomp.h"
+#include "omp.h"
+
+#pragma weak GOMP_taskwait
+
+static unsigned clamp_limit(unsigned tl) { return tl > (~0u >> 1) ? (~0u >> 1) : tl; }
+
+TOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
+                                unsigned thread_limit, unsigned flags) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  (void)flags;
+  if (num_teams == 0) num_teams = tomp_g.num_teams > 0 ? (unsigned)tomp_g.num_teams : 1;
+  if (thread_limit == 0 && tomp_g.teams_thread_limit > 0)
+    thread_limit = (unsigned)tomp_g.teams_thread_limit;
+
+  tomp_task_t *enc = thr->task;
+  tomp_task_t initial;
+  /* OMPT: teams begin (league size num_teams) */
+  for (unsigned k = 0; k < num_teams; k++) {
+    memset(&initial, 0, sizeof initial);
+    initial.team = thr->team;
+    initial.icv = enc->icv;
+    initial.icv.league_num = k;
+    initial.icv.league_size = num_teams;
+    if (thread_limit) initial.icv.thread_limit = clamp_limit(thread_limit);
+    initial.flags = TOMP_TASK_INITIAL;
+    initial.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    initial.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    thr->task = &initial;
+    /* OMPT: implicit_task begin (ompt_task_initial, team k) */
+    fn(data);
+    if (GOMP_taskwait) GOMP_taskwait(); /* the team's initial task ends with its tasks */
+    /* OMPT: implicit_task end */
+    thr->task = enc;
+  }
+  /* OMPT: teams end */
+}
+
+TOMP_EXPORT bool GOMP_teams4(unsigned num_teams_lower, unsigned num_teams_upper,
+                             unsigned thread_limit, bool first) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_icv_t *icv = &thr->task->icv;
+  if (first) {
+    unsigned n = num_teams_lower ? num_teams_lower : num_teams_upper ? num_teams_upper : 1;
+    if (thread_limit) icv->thread_limit = clamp_limit(thread_limit);
+    icv->league_size = n;
+    icv->league_num = 0;
+    return true;
+  }
+  if (icv->league_num + 1 >= icv->league_size) {
+    icv->league_num = 0;
+    icv->league_size = 0;
+    return false;
+  }
+  icv->league_num++;
+  return true;
+}
+
+/* GCC 4.x: called once at the top of a target region's teams body; one team on the host. */
+TOMP_EXPORT void GOMP_teams(unsigned num_teams, unsigned thread_limit) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  (void)num_teams;
+  tomp_icv_t *icv = &thr->task->icv;
+  if (thread_limit) icv->thread_limit = clamp_limit(thread_limit);
+  icv->league_size = 1;
+  icv->league_num = 0;
+}
+
+TOMP_EXPORT int omp_get_num_teams(void) {
+  unsigned n = tomp_icv()->league_size;
+  return n ? (int)n : 1;
+}
+
+TOMP_EXPORT int omp_get_team_num(void) { return (int)tomp_icv()->league_num; }
+
+int omp_get_num_teams_(void);
+int omp_get_team_num_(void);
+TOMP_EXPORT int omp_get_num_teams_(void) __attribute__((alias("omp_get_num_teams"), nothrow));
+TOMP_EXPORT int omp_get_team_num_(void) __attribute__((alias("omp_get_team_num"), nothrow));

@@ -1,0 +1,27 @@
+/* OMP_ALLOCATOR sets the initial def-allocator-var.
+ * test-env: OMP_ALLOCATOR=omp_high_bw_mem_alloc
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(c)                                                                                   \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+int main(void) {
+  CHECK(omp_get_default_allocator() == omp_high_bw_mem_alloc);
+  int bad = 0;
+#pragma omp parallel num_threads(2) reduction(+ : bad)
+  bad += omp_get_default_allocator() != omp_high_bw_mem_alloc;
+  CHECK(bad == 0);
+  void *p = omp_alloc(10, omp_null_allocator);
+  CHECK(p);
+  omp_free(p, omp_null_allocator);
+  puts("ok");
+  return 0;
+}

@@ -1,0 +1,36 @@
+/* Nest locks are owned by tasks (OpenMP 3.0): an explicit task run by the owning thread is a
+ * different task and cannot acquire the lock; the owner can, again. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(c)                                                                                   \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+int main(void) {
+  omp_nest_lock_t nl;
+  omp_init_nest_lock(&nl);
+  int in_task = -1, owner_again = -1;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+  {
+    omp_set_nest_lock(&nl);
+#pragma omp task shared(in_task, nl) if (0)
+    in_task = omp_test_nest_lock(&nl);
+    owner_again = omp_test_nest_lock(&nl);
+    omp_unset_nest_lock(&nl);
+    omp_unset_nest_lock(&nl);
+  }
+  CHECK(in_task == 0);
+  CHECK(owner_again == 2);
+  CHECK(omp_test_nest_lock(&nl) == 1);
+  omp_unset_nest_lock(&nl);
+  omp_destroy_nest_lock(&nl);
+  puts("ok");
+  return 0;
+}
