@@ -225,6 +225,8 @@ unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) 
 void tomp_fork(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind,
                void (*prep)(tomp_team_t *, void *), void *prep_arg) TOMP_HIDDEN;
 void tomp_join(void) TOMP_HIDDEN;
+/* Release a team struct and the workers parked on it (they return to the pool). */
+void tomp_team_free(tomp_team_t *team) TOMP_HIDDEN;
 /* fork + fn + join */
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) TOMP_HIDDEN;
 

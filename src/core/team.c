@@ -57,7 +57,7 @@ static tomp_team_t *team_new(unsigned depth) {
   return t;
 }
 
-static void team_free(tomp_team_t *t) {
+void tomp_team_free(tomp_team_t *t) {
   for (unsigned i = 1; i <= t->nreserved; i++) tomp_worker_put(t->threads[i]);
   tomp_team_ws_fini(t);
   free(t->threads);
@@ -171,7 +171,7 @@ void tomp_join(void) {
   thr->ws_count = team->saved_ws_count;
   thr->ws_cur = team->saved_ws_cur;
   tomp_set_state(thr, team->saved_state, 0);
-  if (team->depth == ~0u) team_free(team);
+  if (team->depth == ~0u) tomp_team_free(team);
 }
 
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) {

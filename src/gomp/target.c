@@ -36,18 +36,9 @@
 
 #define NCACHE (sizeof(((tomp_thread_t *)0)->team_cache) / sizeof(tomp_team_t *))
 
-void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
 
 /* Frees a team struct the target region's parallel regions cached, returning its workers to
  * the pool.  Mirrors team.c's team_free (static there); the lead may export that instead. */
-static void release_cached_team(tomp_team_t *t) {
-  for (unsigned i = 1; i <= t->nreserved; i++) tomp_worker_put(t->threads[i]);
-  tomp_team_ws_fini(t);
-  free(t->threads);
-  free(t->implicit);
-  free(t);
-}
-
 static void wait_depend(void **depend) {
   if (depend && GOMP_taskwait_depend) GOMP_taskwait_depend(depend);
 }
@@ -105,7 +96,7 @@ static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs
   /* OMPT: implicit_task end; target end */
 
   for (unsigned d = 0; d < live; d++) {
-    if (thr->team_cache[d]) release_cached_team(thr->team_cache[d]);
+    if (thr->team_cache[d]) tomp_team_free(thr->team_cache[d]);
     thr->team_cache[d] = cache[d];
   }
   thr->team = team;
