@@ -16,6 +16,7 @@
  *                              tomp's promises: frames set, codeptr_ra non-NULL, every
  *                              implicit-task-end before its parallel-end, every thread ends)
  *   OMPT_PRINT_INIT_RESULT=0   initialize returns 0 (the tool deactivates itself)
+ *   OMPT_PRINT_NO_CONTROL=1    do not register the control_tool callback
  *   OMPT_PRINT_FINALIZE_ON_END=1  omp_control_tool(omp_control_tool_end, ...) makes the tool
  *                              call ompt_finalize_tool */
 #define _GNU_SOURCE
@@ -401,7 +402,8 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   REG(implicit_task, on_implicit_task);
   REG(sync_region, on_sync_region);
   REG(sync_region_wait, on_sync_region_wait);
-  REG(control_tool, on_control_tool);
+  v = getenv("OMPT_PRINT_NO_CONTROL");
+  if (!v || strcmp(v, "1")) REG(control_tool, on_control_tool);
   tool_data->value = 42;
   v = getenv("OMPT_PRINT_INIT_RESULT");
   int r = !v || strcmp(v, "0");
