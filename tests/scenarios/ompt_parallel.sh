@@ -15,3 +15,9 @@ for i in 1 2 3 4 5; do
   no_errors "$W/parallel.$i.out"
 done
 echo ok
+# a thread the program creates is an initial thread with its own initial task, ended at exit
+build initial_threads "$ROOT/tests/ompt/initial_threads.c" -lpthread
+OMP_TOOL_LIBRARIES=$TOOL on_tomp "$W/initial_threads" > "$W/initial_threads.out"
+no_errors "$W/initial_threads.out"
+by_thread < "$W/initial_threads.out" | $FILECHECK --check-prefix=THR "$ROOT/tests/ompt/parallel.check"
+echo ok
