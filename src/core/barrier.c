@@ -8,6 +8,7 @@
  * use sequentially consistent operations so at least one of them sees the other and
  * releases. */
 #include "internal.h"
+#include "ompt-events.h"
 
 void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
   b->arrived = 0;
@@ -61,7 +62,16 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
   tomp_barrier_t *b = &team->bar;
   int saved = thr->state;
   if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) return true;
+  /* OMPT: the implicit barrier of a parallel region reports the region's codeptr_ra on every
+   * thread; other barriers the entry point's. */
+  bool ev = tomp_ompt_on();
+  const void *ra = NULL;
+  if (ev) {
+    ra = kind == ompt_state_wait_barrier_implicit_parallel ? team->codeptr : thr->codeptr;
+    tomp_ompt_barrier(thr, kind, ompt_scope_begin, false, ra);
+  }
   tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
+  if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_begin, true, ra);
 
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
   uint32_t a = __atomic_add_fetch(&b->arrived, 1, __ATOMIC_SEQ_CST);
@@ -106,6 +116,8 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
     spin = budget / 2;
   }
 out:
+  if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_end, true, ra);
   tomp_set_state(thr, saved, 0);
+  if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_end, false, ra);
   return cancelled;
 }

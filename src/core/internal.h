@@ -195,6 +195,12 @@ typedef struct tomp_thread {
   tomp_task_t initial_task;
   tomp_team_t *team_cache[8];
   void *task_ctx;               /* task.c per-thread state */
+  /* OMPT module (src/ompt) */
+  ompt_data_t ompt_implicit_parallel_data; /* initial threads: their implicit parallel region */
+  unsigned ompt_requested;      /* requested parallelism of the region being forked */
+  int ompt_fork_flags;          /* extra ompt_parallel_flag_t bits for the next fork */
+  uint32_t ompt_end_req;        /* finalize asks this parked worker to report thread_end */
+  struct tomp_thread *ompt_next; /* registry of workers that reported thread_begin */
 } tomp_thread_t;
 
 extern __thread tomp_thread_t *tomp_self __attribute__((tls_model("initial-exec"))) TOMP_HIDDEN;
@@ -271,11 +277,42 @@ extern int tomp_ompt_enabled TOMP_HIDDEN;
 
 #define TOMP_CODEPTR() __builtin_return_address(0)
 
-/* Record the user's return address at an entry point (read by callbacks made inside). */
+/* OMPT: TOMP_ENTRY(thr) opens every exported entry point (a declaration: write it once per
+ * function, before other statements).  With a tool attached, the outermost entry of a task
+ * records the user's return address (thr->codeptr) and the entry point's frame as the task's
+ * enter_frame; both are undone when the entry point returns (cleanup attribute), so a sample
+ * taken in user code never sees a stale enter_frame.  Without a tool: one predictable branch
+ * on entry, one on a local that is NULL on exit. */
+typedef struct tomp_entry_guard {
+  struct tomp_thread *thr;       /* non-NULL when this entry set the task's enter_frame */
+  tomp_task_t *task;
+  const void *codeptr;           /* thr->codeptr before this entry */
+} tomp_entry_guard_t;
+
+static inline void tomp_entry_enter_(struct tomp_thread *thr, tomp_entry_guard_t *g,
+                                     const void *ra, void *fp) {
+  tomp_task_t *t = thr ? thr->task : NULL;
+  if (!t || t->frame.enter_frame.ptr) return; /* nested inside another entry point */
+  g->thr = thr;
+  g->task = t;
+  g->codeptr = thr->codeptr;
+  thr->codeptr = ra;
+  t->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* flags before address, for signal handlers */
+  t->frame.enter_frame.ptr = fp;
+}
+
+static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
+  if (tomp_unlikely(g->thr != NULL)) {
+    g->task->frame.enter_frame.ptr = NULL;
+    g->thr->codeptr = g->codeptr;
+  }
+}
+
 #define TOMP_ENTRY(thr)                                                                            \
-  do {                                                                                             \
-    if (tomp_unlikely(tomp_ompt_enabled)) (thr)->codeptr = TOMP_CODEPTR();                         \
-  } while (0)
+  tomp_entry_guard_t tomp_entry_guard_ __attribute__((cleanup(tomp_entry_leave_))) = {0};          \
+  if (tomp_unlikely(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED)))                        \
+  tomp_entry_enter_((thr), &tomp_entry_guard_, TOMP_CODEPTR(), __builtin_frame_address(0))
 
 static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {
   thr->wait_id = wait_id;

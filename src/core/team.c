@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ompt-events.h"
 
 tomp_thread_t *tomp_worker_get(void) TOMP_HIDDEN;
 void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
@@ -17,9 +18,10 @@ void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (
 #define NCACHE (sizeof(((tomp_thread_t *)0)->team_cache) / sizeof(tomp_team_t *))
 
 unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) {
-  if (!if_clause) return 1;
   tomp_team_t *cur = thr->team;
   tomp_icv_t *icv = &thr->task->icv;
+  if (tomp_ompt_on()) thr->ompt_requested = requested ? requested : icv->nthreads;
+  if (!if_clause) return 1;
   unsigned active = cur ? cur->active_level : 0;
   if (active >= icv->max_active_levels) return 1;
   unsigned n = requested ? requested : icv->nthreads;
@@ -141,6 +143,8 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
     it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     it->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   }
+  bool ompt = tomp_ompt_on(); /* read once: one branch per event site, no reloads */
+  if (ompt) tomp_ompt_fork_(thr, team, ptask);
   if (prep) prep(team, prep_arg);
 
   if (n > 1) __atomic_add_fetch(&tomp_nthreads_busy, n - 1, __ATOMIC_RELAXED);
@@ -157,12 +161,21 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   thr->ws_cur = NULL;
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (bind || icv.bind > TOMP_BIND_TRUE) tomp_bind_thread(thr, team, bind);
+  if (ompt) {
+    tomp_ompt_implicit_task_(thr, ompt_scope_begin);
+    /* A front-end that calls fn itself does so from its entry point, whose frame is the
+     * encountering task's enter_frame; tomp_parallel overrides this with its own frame. */
+    tomp_ompt_exit_frame(thr->task, ptask->frame.enter_frame.ptr);
+  }
 }
 
 void tomp_join(void) {
   tomp_thread_t *thr = tomp_self;
   tomp_team_t *team = thr->team;
+  bool ompt = tomp_ompt_on();
+  if (ompt) thr->task->frame.exit_frame.ptr = NULL;
   tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
+  if (ompt) tomp_ompt_implicit_task_(thr, ompt_scope_end);
   tomp_team_tasks_fini(team);
   if (team->nthreads > 1) __atomic_sub_fetch(&tomp_nthreads_busy, team->nthreads - 1, __ATOMIC_RELAXED);
   thr->team = team->parent;
@@ -171,11 +184,13 @@ void tomp_join(void) {
   thr->ws_count = team->saved_ws_count;
   thr->ws_cur = team->saved_ws_cur;
   tomp_set_state(thr, team->saved_state, 0);
+  if (ompt) tomp_ompt_join_(thr, team, thr->task);
   if (team->depth == ~0u) tomp_team_free(team);
 }
 
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) {
   tomp_fork(fn, data, nthreads, bind, NULL, NULL);
+  tomp_ompt_exit_frame(tomp_self->task, __builtin_frame_address(0));
   fn(data);
   tomp_join();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ompt-events.h"
 
 __thread tomp_thread_t *tomp_self;
 
@@ -44,6 +45,7 @@ static tomp_thread_t *make_initial(void) {
   it->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
   t->task = it;
   tomp_self = t;
+  if (tomp_ompt_on()) tomp_ompt_initial_thread_started_(t);
   return t;
 }
 
@@ -61,6 +63,8 @@ tomp_thread_t *tomp_thread_init_foreign(void) {
 static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;
+  tomp_set_state(t, ompt_state_idle, 0);
+  tomp_ompt_thread_begin(t);
   for (;;) {
     /* Park until a master assigns a team (go == GO_WORK). */
     uint32_t g = tomp_load_acq(&t->go);
@@ -79,6 +83,13 @@ static void *worker_main(void *arg) {
       }
     }
     tomp_store_rlx(&t->go, GO_BUSY);
+    if (tomp_unlikely(tomp_load_acq(&t->ompt_end_req))) {
+      /* the tool is being finalized: report our end, then park as before */
+      tomp_ompt_thread_end(t);
+      tomp_store_rel(&t->ompt_end_req, 0);
+      tomp_store_rel(&t->go, GO_IDLE);
+      continue;
+    }
     tomp_team_t *team = t->next_team;
     if (!team) break; /* shutdown */
     t->team = team;
@@ -88,13 +99,18 @@ static void *worker_main(void *arg) {
     t->ws_cur = NULL;
     tomp_set_state(t, ompt_state_work_parallel, 0);
     tomp_bind_thread(t, team, 0);
+    tomp_ompt_implicit_task(t, ompt_scope_begin);
+    tomp_ompt_exit_frame(t->task, __builtin_frame_address(0));
     t->fn(t->fn_data);
+    if (tomp_ompt_on()) t->task->frame.exit_frame.ptr = NULL;
     tomp_barrier_wait(t, ompt_state_wait_barrier_implicit_parallel, false);
+    tomp_ompt_implicit_task(t, ompt_scope_end);
     t->team = NULL;
     t->task = NULL;
     tomp_set_state(t, ompt_state_idle, 0);
     tomp_store_rel(&t->go, GO_IDLE);
   }
+  tomp_ompt_thread_end(t);
   return NULL;
 }
 
@@ -177,6 +193,22 @@ void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (
   t->fn = fn;
   t->fn_data = data;
   if (tomp_xchg(&t->go, GO_WORK) == GO_SLEEP) tomp_futex_wake(&t->go, 1);
+}
+
+/* Finalization of the tool: wake parked worker w to report its thread_end on its own
+ * thread.  False if w is busy in a region. */
+bool tomp_worker_request_thread_end(tomp_thread_t *w) {
+  tomp_store_rel(&w->ompt_end_req, 1);
+  for (;;) {
+    uint32_t g = tomp_load_acq(&w->go);
+    if (g != GO_IDLE && g != GO_SLEEP) break;
+    if (tomp_cas(&w->go, &g, GO_WORK)) {
+      if (g == GO_SLEEP) tomp_futex_wake(&w->go, 1);
+      return true;
+    }
+  }
+  tomp_store_rel(&w->ompt_end_req, 0);
+  return false;
 }
 
 /* After fork() in a child process only the forking thread exists: forget every worker so

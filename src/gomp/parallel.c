@@ -1,5 +1,6 @@
 /* GOMP parallel-region entry points. */
 #include "gomp.h"
+#include "ompt-events.h"
 
 #define GOMP_BIND_MASK 7u
 
@@ -15,7 +16,10 @@ TOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_thre
 TOMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
+  if (tomp_ompt_on()) thr->ompt_fork_flags = ompt_parallel_invoker_program;
   tomp_fork(fn, data, tomp_team_size(thr, num_threads, true), 0, NULL, NULL);
+  /* the program, not tomp, calls fn: no runtime frame separates it from the caller */
+  if (tomp_ompt_on()) thr->task->frame.exit_frame.ptr = NULL;
 }
 
 TOMP_EXPORT void GOMP_parallel_end(void) {
@@ -26,6 +30,9 @@ TOMP_EXPORT void GOMP_parallel_end(void) {
 TOMP_EXPORT void GOMP_barrier(void) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  if (!thr->team) return;
+  if (!thr->team) {
+    if (tomp_ompt_on()) tomp_ompt_serial_barrier_(thr, thr->codeptr);
+    return;
+  }
   tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, false);
 }

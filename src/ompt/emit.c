@@ -1,0 +1,105 @@
+/* The cold halves of the OMPT emission helpers (ompt-events.h): build each callback's
+ * arguments from the core structures and call the tool. */
+#include <stddef.h>
+
+#include "ompt-events.h"
+
+void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
+
+#define CB(name) __atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED)
+
+static tomp_thread_t *initial_thread_of(tomp_task_t *task) {
+  while (task->parent) task = task->parent;
+  if (!(task->flags & TOMP_TASK_INITIAL)) return NULL;
+  return (tomp_thread_t *)((char *)task - offsetof(tomp_thread_t, initial_task));
+}
+
+ompt_data_t *tomp_ompt_parallel_data_of(tomp_task_t *task) {
+  if (task->team) return &task->team->parallel_data;
+  tomp_thread_t *it = initial_thread_of(task);
+  return it ? &it->ompt_implicit_parallel_data : NULL;
+}
+
+void tomp_ompt_thread_begin_(tomp_thread_t *thr) {
+  if (thr->ompt_type == ompt_thread_worker) tomp_ompt_worker_registered_(thr);
+  ompt_callback_thread_begin_t f = CB(thread_begin);
+  if (f) f((ompt_thread_t)thr->ompt_type, &thr->thread_data);
+  if (thr->ompt_type == ompt_thread_initial) tomp_ompt_initial_task_(thr, ompt_scope_begin);
+}
+
+void tomp_ompt_thread_end_(tomp_thread_t *thr) {
+  if (thr->ompt_type == ompt_thread_initial) tomp_ompt_initial_task_(thr, ompt_scope_end);
+  ompt_callback_thread_end_t f = CB(thread_end);
+  if (f) f(&thr->thread_data);
+}
+
+/* OpenMP 5.2 sec. 12.8: an initial task reports actual_parallelism 1 and index 1; like every
+ * implicit-task-end, its end event carries no parallel_data. */
+void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  ompt_callback_implicit_task_t f = CB(implicit_task);
+  if (f)
+    f(ep, ep == ompt_scope_begin ? &thr->ompt_implicit_parallel_data : NULL,
+      &thr->initial_task.task_data, 1, 1, ompt_task_initial);
+}
+
+void tomp_ompt_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
+  int flags = ompt_parallel_team | (thr->ompt_fork_flags ? thr->ompt_fork_flags
+                                                         : ompt_parallel_invoker_runtime);
+  unsigned req = thr->ompt_requested ? thr->ompt_requested : team->nthreads;
+  thr->ompt_fork_flags = 0;
+  thr->ompt_requested = 0;
+  team->ompt_flags = flags;
+  ompt_callback_parallel_begin_t f = CB(parallel_begin);
+  if (f) f(&ptask->task_data, &ptask->frame, &team->parallel_data, req, flags, team->codeptr);
+}
+
+void tomp_ompt_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  ompt_callback_implicit_task_t f = CB(implicit_task);
+  tomp_team_t *team = thr->team;
+  if (f)
+    f(ep, ep == ompt_scope_begin ? &team->parallel_data : NULL, &thr->task->task_data,
+      team->nthreads, thr->tid, ompt_task_implicit);
+}
+
+/* Runs in the encountering task after the closing barrier.  Workers report their
+ * implicit-task-end right after that barrier too; waiting until each is parked again makes
+ * every implicit-task-end of the region precede its parallel-end. */
+void tomp_ompt_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
+  (void)thr;
+  for (unsigned i = 1; i < team->nthreads; i++) tomp_worker_wait_idle(team->threads[i]);
+  ompt_callback_parallel_end_t f = CB(parallel_end);
+  if (f) f(&team->parallel_data, &ptask->task_data, team->ompt_flags, team->codeptr);
+}
+
+static ompt_sync_region_t sync_kind(int state) {
+  switch (state) {
+  case ompt_state_wait_barrier_implicit_parallel: return ompt_sync_region_barrier_implicit_parallel;
+  case ompt_state_wait_barrier_implicit_workshare:
+  case ompt_state_wait_barrier_implicit: return ompt_sync_region_barrier_implicit_workshare;
+  case ompt_state_wait_barrier_explicit: return ompt_sync_region_barrier_explicit;
+  case ompt_state_wait_barrier_teams: return ompt_sync_region_barrier_teams;
+  case ompt_state_wait_taskwait: return ompt_sync_region_taskwait;
+  case ompt_state_wait_taskgroup: return ompt_sync_region_taskgroup;
+  default: return ompt_sync_region_barrier_implementation;
+  }
+}
+
+void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
+                        const void *codeptr) {
+  ompt_callback_sync_region_t f = wait ? CB(sync_region_wait) : CB(sync_region);
+  if (!f) return;
+  tomp_task_t *task = thr->task;
+  f(sync_kind(state), ep, tomp_ompt_parallel_data_of(task), &task->task_data, codeptr);
+}
+
+/* A barrier outside any parallel region binds to the initial task's implicit parallel
+ * region, a team of one: it is complete as soon as it starts. */
+void tomp_ompt_serial_barrier_(tomp_thread_t *thr, const void *codeptr) {
+  int st = ompt_state_wait_barrier_explicit, saved = thr->state;
+  tomp_ompt_barrier_(thr, st, ompt_scope_begin, false, codeptr);
+  tomp_set_state(thr, st, 0);
+  tomp_ompt_barrier_(thr, st, ompt_scope_begin, true, codeptr);
+  tomp_ompt_barrier_(thr, st, ompt_scope_end, true, codeptr);
+  tomp_set_state(thr, saved, 0);
+  tomp_ompt_barrier_(thr, st, ompt_scope_end, false, codeptr);
+}

@@ -1,0 +1,283 @@
+/* The runtime entry points a tool obtains through the lookup function passed to its
+ * initialize (OpenMP 5.2 sec. 19.6).
+ *
+ * The inquiry entry points may be called from signal handlers at any instruction: they
+ * take no lock, allocate nothing, and read only tomp_self (initial-exec TLS) and the core
+ * structures it reaches, which tomp never frees while a thread can still point at them.  A
+ * thread tomp does not know gets ompt_state_undefined, NULL data and "no region". */
+#include <sched.h>
+#include <string.h>
+
+#include "ompt-events.h"
+
+/* What ompt_set_callback answers, per event.  See docs/ompt-support.md for the reasons;
+ * events of modules not merged yet say ompt_set_never until they are wired. */
+static const unsigned char support[TOMP_OMPT_NSLOTS] = {
+    [ompt_callback_thread_begin] = ompt_set_always,
+    [ompt_callback_thread_end] = ompt_set_always,
+    [ompt_callback_parallel_begin] = ompt_set_always,
+    [ompt_callback_parallel_end] = ompt_set_always,
+    [ompt_callback_implicit_task] = ompt_set_always,
+    [ompt_callback_control_tool] = ompt_set_always,
+    /* barriers are wired; taskwait, taskgroup, workshare and reduction kinds are pending */
+    [ompt_callback_sync_region] = ompt_set_sometimes_paired,
+    [ompt_callback_sync_region_wait] = ompt_set_sometimes_paired,
+};
+
+ompt_set_result_t tomp_ompt_support(int event) {
+  if (event < 1 || event >= TOMP_OMPT_NSLOTS) return ompt_set_error;
+  return support[event] ? (ompt_set_result_t)support[event] : ompt_set_never;
+}
+
+static ompt_set_result_t set_callback(ompt_callbacks_t event, ompt_callback_t callback) {
+  ompt_set_result_t r = tomp_ompt_support(event);
+  if (r == ompt_set_error) return r;
+  __atomic_store_n(&tomp_ompt_cb.slot[event], callback, __ATOMIC_RELEASE);
+  return r;
+}
+
+static int get_callback(ompt_callbacks_t event, ompt_callback_t *callback) {
+  if (tomp_ompt_support(event) == ompt_set_error) return 0;
+  ompt_callback_t f = __atomic_load_n(&tomp_ompt_cb.slot[event], __ATOMIC_ACQUIRE);
+  if (!f) return 0;
+  if (callback) *callback = f;
+  return 1;
+}
+
+static const struct {
+  int value;
+  const char *name;
+} states[] = {
+    {ompt_state_work_serial, "ompt_state_work_serial"},
+    {ompt_state_work_parallel, "ompt_state_work_parallel"},
+    {ompt_state_work_reduction, "ompt_state_work_reduction"},
+    {ompt_state_wait_barrier, "ompt_state_wait_barrier"},
+    {ompt_state_wait_barrier_implicit_parallel, "ompt_state_wait_barrier_implicit_parallel"},
+    {ompt_state_wait_barrier_implicit_workshare, "ompt_state_wait_barrier_implicit_workshare"},
+    {ompt_state_wait_barrier_implicit, "ompt_state_wait_barrier_implicit"},
+    {ompt_state_wait_barrier_explicit, "ompt_state_wait_barrier_explicit"},
+    {ompt_state_wait_barrier_implementation, "ompt_state_wait_barrier_implementation"},
+    {ompt_state_wait_barrier_teams, "ompt_state_wait_barrier_teams"},
+    {ompt_state_wait_taskwait, "ompt_state_wait_taskwait"},
+    {ompt_state_wait_taskgroup, "ompt_state_wait_taskgroup"},
+    {ompt_state_wait_mutex, "ompt_state_wait_mutex"},
+    {ompt_state_wait_lock, "ompt_state_wait_lock"},
+    {ompt_state_wait_critical, "ompt_state_wait_critical"},
+    {ompt_state_wait_atomic, "ompt_state_wait_atomic"},
+    {ompt_state_wait_ordered, "ompt_state_wait_ordered"},
+    {ompt_state_wait_target, "ompt_state_wait_target"},
+    {ompt_state_wait_target_map, "ompt_state_wait_target_map"},
+    {ompt_state_wait_target_update, "ompt_state_wait_target_update"},
+    {ompt_state_idle, "ompt_state_idle"},
+    {ompt_state_overhead, "ompt_state_overhead"},
+};
+#define NSTATES (int)(sizeof states / sizeof states[0])
+
+/* Enumeration starts from ompt_state_undefined; returns 0 once current is the last. */
+static int enumerate_states(int current, int *next, const char **name) {
+  int i = 0;
+  if (current != ompt_state_undefined) {
+    while (i < NSTATES && states[i].value != current) i++;
+    if (i == NSTATES) return 0;
+    i++;
+  }
+  if (i >= NSTATES) return 0;
+  if (next) *next = states[i].value;
+  if (name) *name = states[i].name;
+  return 1;
+}
+
+static const struct {
+  int value;
+  const char *name;
+} impls[] = {
+    {TOMP_MUTEX_IMPL_FUTEX, "tomp_futex"},
+    {TOMP_MUTEX_IMPL_SPIN, "tomp_spin"},
+};
+#define NIMPLS (int)(sizeof impls / sizeof impls[0])
+
+static int enumerate_mutex_impls(int current, int *next, const char **name) {
+  int i = 0;
+  if (current != ompt_mutex_impl_none) {
+    while (i < NIMPLS && impls[i].value != current) i++;
+    if (i == NIMPLS) return 0;
+    i++;
+  }
+  if (i >= NIMPLS) return 0;
+  if (next) *next = impls[i].value;
+  if (name) *name = impls[i].name;
+  return 1;
+}
+
+static ompt_data_t *get_thread_data(void) {
+  tomp_thread_t *thr = tomp_self;
+  return thr ? &thr->thread_data : NULL;
+}
+
+static int get_num_procs(void) { return (int)tomp_num_procs; }
+
+/* The affinity module provides these when it is linked in; they must be async-signal-safe
+ * (read tables that do not change after start-up). */
+int tomp_affinity_num_places(void) __attribute__((weak)) TOMP_HIDDEN;
+int tomp_affinity_place_procs(int place, int n, int *ids) __attribute__((weak)) TOMP_HIDDEN;
+
+static int get_num_places(void) { return tomp_affinity_num_places ? tomp_affinity_num_places() : 0; }
+
+static int get_place_proc_ids(int place, int n, int *ids) {
+  if (!tomp_affinity_place_procs) return 0;
+  return tomp_affinity_place_procs(place, n, ids);
+}
+
+static int get_place_num(void) {
+  tomp_thread_t *thr = tomp_self;
+  return thr ? thr->place : -1;
+}
+
+static int get_partition_place_nums(int n, int *nums) {
+  tomp_thread_t *thr = tomp_self;
+  int nplaces = get_num_places();
+  if (!thr || nplaces <= 0) return 0;
+  tomp_team_t *team = thr->team;
+  int first = 0, count = nplaces;
+  if (team && team->place_count) {
+    first = (int)team->place_first;
+    count = (int)team->place_count;
+  }
+  for (int i = 0; nums && i < n && i < count; i++) nums[i] = (first + i) % nplaces;
+  return count;
+}
+
+static int get_proc_id(void) { return sched_getcpu(); }
+
+static int get_state(ompt_wait_id_t *wait_id) {
+  tomp_thread_t *thr = tomp_self;
+  if (!thr) return ompt_state_undefined;
+  int st = __atomic_load_n(&thr->state, __ATOMIC_RELAXED);
+  if (wait_id) *wait_id = thr->wait_id;
+  return st;
+}
+
+/* The thread number of thr in team, an ancestor of (or equal to) thr's current team. */
+static int thread_num_in(tomp_thread_t *thr, tomp_team_t *team) {
+  unsigned tid = thr->tid;
+  for (tomp_team_t *t = thr->team; t; t = t->parent) {
+    if (t == team) return (int)tid;
+    tid = t->parent_tid;
+  }
+  return 0;
+}
+
+static tomp_thread_t *initial_thread_of(tomp_task_t *task) {
+  while (task->parent) task = task->parent;
+  if (!(task->flags & TOMP_TASK_INITIAL)) return NULL;
+  return (tomp_thread_t *)((char *)task - offsetof(tomp_thread_t, initial_task));
+}
+
+/* Levels count every parallel region, serialized ones (teams of one) included; above the
+ * outermost team is the initial task's implicit parallel region. */
+static int get_parallel_info(int level, ompt_data_t **parallel_data, int *team_size) {
+  tomp_thread_t *thr = tomp_self;
+  if (!thr || level < 0) return 0;
+  tomp_task_t *task = thr->task;
+  if (!task) return 0; /* a parked worker */
+  tomp_team_t *team = task->team;
+  for (; level > 0; level--) {
+    if (!team) return 0;
+    team = team->parent;
+  }
+  if (team) {
+    if (parallel_data) *parallel_data = &team->parallel_data;
+    if (team_size) *team_size = (int)team->nthreads;
+    return 2;
+  }
+  tomp_thread_t *it = initial_thread_of(task);
+  if (!it) return 0;
+  if (parallel_data) *parallel_data = &it->ompt_implicit_parallel_data;
+  if (team_size) *team_size = 1;
+  return 2;
+}
+
+static int get_task_info(int level, int *flags, ompt_data_t **task_data,
+                         ompt_frame_t **task_frame, ompt_data_t **parallel_data,
+                         int *thread_num) {
+  tomp_thread_t *thr = tomp_self;
+  if (!thr || level < 0) return 0;
+  tomp_task_t *task = thr->task;
+  for (; task && level > 0; level--) task = task->parent;
+  if (!task) return 0;
+  if (flags) *flags = (int)task->flags;
+  if (task_data) *task_data = &task->task_data;
+  if (task_frame) *task_frame = &task->frame;
+  if (parallel_data) {
+    if (task->team) {
+      *parallel_data = &task->team->parallel_data;
+    } else {
+      tomp_thread_t *it = initial_thread_of(task);
+      *parallel_data = it ? &it->ompt_implicit_parallel_data : NULL;
+    }
+  }
+  if (thread_num) {
+    if (task->flags & TOMP_TASK_IMPLICIT) *thread_num = (int)task->thread_num;
+    else if (!task->team) *thread_num = 0;
+    else *thread_num = thread_num_in(thr, task->team);
+  }
+  return 2;
+}
+
+/* Tasks of gcc binaries keep their data in blocks tomp does not describe yet. */
+static int get_task_memory(void **addr, size_t *size, int block) {
+  (void)addr;
+  (void)size;
+  (void)block;
+  return 0;
+}
+
+static int get_target_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t *host_op_id) {
+  (void)device_num;
+  (void)target_id;
+  (void)host_op_id;
+  return 0; /* never inside a target region: tomp has no devices */
+}
+
+static int get_num_devices(void) { return 0; }
+
+static uint64_t next_id = 1;
+static uint64_t get_unique_id(void) { return __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED); }
+
+static void finalize_tool(void) { tomp_ompt_finalize(); }
+
+#define ENTRY(fn, name) {name, (ompt_interface_fn_t)(fn)}
+static const struct {
+  const char *name;
+  ompt_interface_fn_t fn;
+} entries[] = {
+    ENTRY(enumerate_states, "ompt_enumerate_states"),
+    ENTRY(enumerate_mutex_impls, "ompt_enumerate_mutex_impls"),
+    ENTRY(set_callback, "ompt_set_callback"),
+    ENTRY(get_callback, "ompt_get_callback"),
+    ENTRY(get_thread_data, "ompt_get_thread_data"),
+    ENTRY(get_num_procs, "ompt_get_num_procs"),
+    ENTRY(get_num_places, "ompt_get_num_places"),
+    ENTRY(get_place_proc_ids, "ompt_get_place_proc_ids"),
+    ENTRY(get_place_num, "ompt_get_place_num"),
+    ENTRY(get_partition_place_nums, "ompt_get_partition_place_nums"),
+    ENTRY(get_proc_id, "ompt_get_proc_id"),
+    ENTRY(get_state, "ompt_get_state"),
+    ENTRY(get_parallel_info, "ompt_get_parallel_info"),
+    ENTRY(get_task_info, "ompt_get_task_info"),
+    ENTRY(get_task_memory, "ompt_get_task_memory"),
+    ENTRY(get_target_info, "ompt_get_target_info"),
+    ENTRY(get_num_devices, "ompt_get_num_devices"),
+    ENTRY(get_unique_id, "ompt_get_unique_id"),
+    ENTRY(finalize_tool, "ompt_finalize_tool"),
+};
+
+/* Device-tracing entry points (ompt_set_trace_ompt, ompt_start_trace, ...) belong to a
+ * device's own lookup function, handed out by device_initialize; tomp has no devices, so the
+ * host lookup returns NULL for them like for any unknown name. */
+ompt_interface_fn_t tomp_ompt_lookup(const char *name) {
+  if (!name) return NULL;
+  for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+    if (!strcmp(entries[i].name, name)) return entries[i].fn;
+  return NULL;
+}

@@ -1,0 +1,75 @@
+/* OMPT emission helpers for the rest of tomp.
+ *
+ * Every helper starts with one test of tomp_ompt_enabled, predicted false, so a run without a
+ * tool pays a load and a not-taken branch per event site.  The cold part lives out of line
+ * (emit.c) so the hot paths keep their registers.
+ *
+ * For events without a dedicated helper, use TOMP_OMPT_EMIT(name, args...): it calls the
+ * registered callback tomp_ompt_cb.cb.name with the callback's own argument list, e.g.
+ *   TOMP_OMPT_EMIT(work, ompt_work_loop_dynamic, ompt_scope_begin, pdata, tdata, n, ra);
+ * and TOMP_OMPT_WANT(name) when arguments are expensive to compute. */
+#ifndef TOMP_OMPT_EVENTS_H
+#define TOMP_OMPT_EVENTS_H
+
+#include "ompt.h"
+
+static inline bool tomp_ompt_on(void) {
+  return tomp_unlikely(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) != 0);
+}
+
+#define TOMP_OMPT_WANT(name)                                                                       \
+  (tomp_ompt_on() && __atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED) != NULL)
+
+#define TOMP_OMPT_EMIT(name, ...)                                                                  \
+  do {                                                                                             \
+    if (tomp_ompt_on()) {                                                                          \
+      __typeof__(tomp_ompt_cb.cb.name) f_ = __atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED); \
+      if (f_) f_(__VA_ARGS__);                                                                     \
+    }                                                                                              \
+  } while (0)
+
+/* A worker thread starts (thread_begin, ompt_thread_worker) or an initial thread the program
+ * created itself first calls tomp (thread_begin, ompt_thread_initial, then its initial task
+ * begins). */
+static inline void tomp_ompt_thread_begin(tomp_thread_t *thr) {
+  if (tomp_ompt_on()) tomp_ompt_thread_begin_(thr);
+}
+static inline void tomp_ompt_thread_end(tomp_thread_t *thr) {
+  if (tomp_ompt_on()) tomp_ompt_thread_end_(thr);
+}
+
+/* tomp_fork, after the team is set up and before any worker starts: parallel_begin in the
+ * encountering task. */
+static inline void tomp_ompt_fork(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
+  if (tomp_ompt_on()) tomp_ompt_fork_(thr, team, ptask);
+}
+
+/* Each thread, in its implicit task: begin before the task body, end after the region's
+ * closing barrier (the thread still belongs to the team). */
+static inline void tomp_ompt_implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  if (tomp_ompt_on()) tomp_ompt_implicit_task_(thr, ep);
+}
+
+/* tomp_join, back in the encountering task: parallel_end. */
+static inline void tomp_ompt_join(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
+  if (tomp_ompt_on()) tomp_ompt_join_(thr, team, ptask);
+}
+
+/* Barriers: sync_region (wait == false) or sync_region_wait (wait == true) for the barrier
+ * whose wait state is `state` (ompt_state_wait_barrier_*). */
+static inline void tomp_ompt_barrier(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
+                                     bool wait, const void *codeptr) {
+  if (tomp_ompt_on()) tomp_ompt_barrier_(thr, state, ep, wait, codeptr);
+}
+
+/* The frame through which the runtime calls a task body: set just before the call, cleared
+ * when it returns.  fp is __builtin_frame_address(0) of the calling runtime function. */
+static inline void tomp_ompt_exit_frame(tomp_task_t *task, void *fp) {
+  if (tomp_ompt_on()) {
+    task->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    task->frame.exit_frame.ptr = fp;
+  }
+}
+
+#endif

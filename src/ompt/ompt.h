@@ -1,0 +1,96 @@
+/* The OMPT layer: what the rest of tomp needs to know about an attached tool.
+ *
+ * tomp_ompt_enabled (internal.h) is nonzero while a tool is active: from the moment its
+ * initialize returned 1 until its finalize is called.  Registered callbacks live in
+ * tomp_ompt_cb, one slot per ompt_callbacks_t value, readable both by name (typed) and by
+ * index (for ompt_set_callback).  Emission helpers are in ompt-events.h. */
+#ifndef TOMP_OMPT_H
+#define TOMP_OMPT_H
+
+#include "internal.h"
+
+#define TOMP_VERSION "0.1"
+/* The OpenMP version whose OMPT interface tomp implements: 5.2 (November 2021). */
+#define TOMP_OMPT_OMP_VERSION 202111
+#define TOMP_OMPT_NSLOTS 38 /* ompt_callback_error + 1 */
+
+typedef union tomp_ompt_callbacks {
+  ompt_callback_t slot[TOMP_OMPT_NSLOTS];
+  struct {
+    ompt_callback_t unused0;
+    ompt_callback_thread_begin_t thread_begin;         /* 1 */
+    ompt_callback_thread_end_t thread_end;             /* 2 */
+    ompt_callback_parallel_begin_t parallel_begin;     /* 3 */
+    ompt_callback_parallel_end_t parallel_end;         /* 4 */
+    ompt_callback_task_create_t task_create;           /* 5 */
+    ompt_callback_task_schedule_t task_schedule;       /* 6 */
+    ompt_callback_implicit_task_t implicit_task;       /* 7 */
+    ompt_callback_target_t target;                     /* 8 */
+    ompt_callback_target_data_op_t target_data_op;     /* 9 */
+    ompt_callback_target_submit_t target_submit;       /* 10 */
+    ompt_callback_control_tool_t control_tool;         /* 11 */
+    ompt_callback_device_initialize_t device_initialize; /* 12 */
+    ompt_callback_device_finalize_t device_finalize;   /* 13 */
+    ompt_callback_device_load_t device_load;           /* 14 */
+    ompt_callback_device_unload_t device_unload;       /* 15 */
+    ompt_callback_sync_region_t sync_region_wait;      /* 16 */
+    ompt_callback_mutex_t mutex_released;              /* 17 */
+    ompt_callback_dependences_t dependences;           /* 18 */
+    ompt_callback_task_dependence_t task_dependence;   /* 19 */
+    ompt_callback_work_t work;                         /* 20 */
+    ompt_callback_masked_t masked;                     /* 21 */
+    ompt_callback_target_map_t target_map;             /* 22 */
+    ompt_callback_sync_region_t sync_region;           /* 23 */
+    ompt_callback_mutex_acquire_t lock_init;           /* 24 */
+    ompt_callback_mutex_t lock_destroy;                /* 25 */
+    ompt_callback_mutex_acquire_t mutex_acquire;       /* 26 */
+    ompt_callback_mutex_t mutex_acquired;              /* 27 */
+    ompt_callback_nest_lock_t nest_lock;               /* 28 */
+    ompt_callback_flush_t flush;                       /* 29 */
+    ompt_callback_cancel_t cancel;                     /* 30 */
+    ompt_callback_sync_region_t reduction;             /* 31 */
+    ompt_callback_dispatch_t dispatch;                 /* 32 */
+    ompt_callback_target_emi_t target_emi;             /* 33 */
+    ompt_callback_target_data_op_emi_t target_data_op_emi; /* 34 */
+    ompt_callback_target_submit_emi_t target_submit_emi;   /* 35 */
+    ompt_callback_target_map_emi_t target_map_emi;     /* 36 */
+    ompt_callback_error_t error;                       /* 37 */
+  } cb;
+} tomp_ompt_callbacks_t;
+
+extern tomp_ompt_callbacks_t tomp_ompt_cb TOMP_HIDDEN;
+
+/* Mutex implementations reported by ompt_enumerate_mutex_impls (the impl argument of
+ * mutex_acquire / lock_init). */
+enum {
+  TOMP_MUTEX_IMPL_FUTEX = 1, /* tomp_mutex_t: spin, then futex */
+  TOMP_MUTEX_IMPL_SPIN = 2,  /* pure spinning (atomic emulation, ordered) */
+};
+
+/* Lifecycle (init.c) */
+void tomp_ompt_init(void) TOMP_HIDDEN;
+void tomp_ompt_finalize(void) TOMP_HIDDEN;
+
+/* Entry points (entry.c) */
+ompt_interface_fn_t tomp_ompt_lookup(const char *name) TOMP_HIDDEN;
+ompt_set_result_t tomp_ompt_support(int event) TOMP_HIDDEN;
+
+/* Cold bodies of the emission helpers (emit.c) */
+void tomp_ompt_thread_begin_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ompt_thread_end_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
+void tomp_ompt_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) TOMP_HIDDEN;
+void tomp_ompt_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
+void tomp_ompt_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) TOMP_HIDDEN;
+void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
+                        const void *codeptr) TOMP_HIDDEN;
+void tomp_ompt_serial_barrier_(tomp_thread_t *thr, const void *codeptr) TOMP_HIDDEN;
+void tomp_ompt_worker_registered_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) TOMP_HIDDEN;
+/* The parallel region a task binds to: its team's, or its initial thread's implicit one. */
+ompt_data_t *tomp_ompt_parallel_data_of(tomp_task_t *task) TOMP_HIDDEN;
+
+/* Thread module (thread.c): ask a parked worker to emit its thread_end; false if busy. */
+bool tomp_worker_request_thread_end(tomp_thread_t *w) TOMP_HIDDEN;
+
+#endif
