@@ -2,6 +2,7 @@
  * able to run parallel regions of full size, and the parent's pool keeps working.  Only the
  * forking thread exists in a child, so the runtime has to start the child with a fresh pool.
  * test-libgomp-fails: libgomp 12 hangs in the child's first region unless omp_pause_resource_all is called before fork (see fork_after_pause.c)
+ * test-env: TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0:die_after_fork=0
  * test-timeout: 60
  */
 #include <omp.h>

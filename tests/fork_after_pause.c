@@ -1,6 +1,7 @@
 /* fork() after parallel regions, preceded by omp_pause_resource_all(omp_pause_hard), which
  * releases the runtime's threads: the portable way, and the one libgomp needs.  Both the
  * parent and the child then run full-size regions again.
+ * test-env: TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0:die_after_fork=0
  * test-timeout: 60
  */
 #include <omp.h>

@@ -165,6 +165,13 @@ if grep -q '^\(FAIL\|UNRESOLVED\):' "$SUM"; then
   echo "  failures:"
   grep '^\(FAIL\|UNRESOLVED\):' "$SUM" | sed 's|libgomp.c/../libgomp.c-c++-common/|c-c++-common/|; s/^/    /'
 fi
+nsym=$(grep -c 'symbol lookup error: .*undefined symbol' "$WORK/libgomp.log")
+if [ "$nsym" -gt 0 ]; then
+  echo "  $nsym runs stopped at a symbol the runtime lacks; the most frequent:"
+  grep -o 'undefined symbol: [A-Za-z0-9_]*, version [A-Za-z0-9_.]*' "$WORK/libgomp.log" |
+    sed 's/undefined symbol: \(.*\), version \(.*\)/\1@\2/' | sort | uniq -c | sort -rn | head -15 |
+    awk '{printf "    %4d %s\n", $1, $2}'
+fi
 echo "  (full results: $SUM)"
 echo "$exec_pass passed, $((exec_fail + build_fail + other_fail)) failed"
 [ $((exec_fail + build_fail + other_fail)) -eq 0 ]
