@@ -11,8 +11,11 @@ PAT=${1:-}
 VARIANTS=${CHECK_VARIANTS:-release tsan asan}
 LOGDIR=build/check
 # gcc-12 brings the sanitizer runtimes (libtsan2, libasan8, libubsan1) through libgcc-12-dev;
-# binutils: objdump, readelf; pkgconf: the install scenario; gfortran: Fortran entry points.
-DEBS="gcc make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1"
+# binutils: objdump, readelf; pkgconf: the install scenario; gfortran: Fortran entry points;
+# g++: header checks in C++; llvm-14-tools (FileCheck) and libomp-14-dev (LLVM's libomp and
+# omp-tools.h): the OMPT scenarios; util-linux: taskset.
+DEBS="gcc g++ make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1
+      llvm-14-tools libomp-14-dev"
 
 missing=
 for p in $DEBS; do
