@@ -84,6 +84,8 @@ if [ "$RUNTIME" = system ]; then
 else
   [ -e "$RUNTIME/libgomp.so.1" ] || die "$RUNTIME/libgomp.so.1 does not exist (build tomp first: make)"
   CAND=$(readlink -f "$RUNTIME/libgomp.so.1")
+  readelf -d "$CAND" | grep -q 'NEEDED.*lib\(t\|a\)san' &&
+    die "$CAND is a sanitizer build: use a release build (build/lib)"
   NAME=$(basename "$(dirname "$(cd "$RUNTIME" && pwd)")")
   [ "$NAME" = / ] && NAME=candidate
 fi
