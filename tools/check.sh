@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# make check: build the release, TSan and ASan+UBSan variants of tomp and run the whole test
+# suite (tests/run.sh) on each, then print one combined "N passed, N failed" line.
+# On a fresh Debian 12 machine it first installs the Debian packages the tests use (when run
+# as root; otherwise it says what is missing and carries on).
+#   tools/check.sh [PATTERN]      PATTERN as for tests/run.sh
+#   CHECK_VARIANTS="release tsan" tools/check.sh     a subset of the variants
+set -u
+cd "$(dirname "$0")/.."
+PAT=${1:-}
+VARIANTS=${CHECK_VARIANTS:-release tsan asan}
+LOGDIR=build/check
+# gcc-12 brings the sanitizer runtimes (libtsan2, libasan8, libubsan1) through libgcc-12-dev;
+# binutils: objdump, readelf; pkgconf: the install scenario; gfortran: Fortran entry points;
+# g++: header checks in C++; llvm-14-tools (FileCheck) and libomp-14-dev (LLVM's libomp and
+# omp-tools.h): the OMPT scenarios; util-linux: taskset.
+DEBS="gcc g++ make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1
+      llvm-14-tools libomp-14-dev"
+
+missing=
+for p in $DEBS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "check: installing Debian packages:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q $missing >/dev/null 2>&1 ||
+      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $missing >/dev/null; } ||
+      echo "check: could not install:$missing (tests that need them will fail)"
+  else
+    echo "check: missing Debian packages:$missing (run as root to install them)"
+  fi
+fi
+
+mkdir -p "$LOGDIR"
+tp=0 tf=0 summary=()
+for v in $VARIANTS; do
+  case $v in
+    release) san=; dir=build; val=1 ;;
+    tsan) san=tsan; dir=build-tsan; val=0 ;;
+    asan) san=asan; dir=build-asan; val=0 ;;
+    *) echo "check: unknown variant $v"; exit 2 ;;
+  esac
+  echo "== $v: make SAN=$san"
+  start=$(date +%s)
+  if ! make -j2 SAN=$san >"$LOGDIR/$v.build.log" 2>&1; then
+    tail -20 "$LOGDIR/$v.build.log"
+    echo "FAIL build ($v; log $LOGDIR/$v.build.log)"
+    tf=$((tf + 1)); summary+=("$v: build failed"); continue
+  fi
+  [ $val = 0 ] && note=" (no validation runs on libgomp)" || note=
+  echo "== $v: tests/run.sh $dir${PAT:+ $PAT}$note"
+  TEST_LIBGOMP=$val tests/run.sh "$dir" $PAT 2>&1 | tee "$LOGDIR/$v.tests.log"
+  last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/$v.tests.log" | tail -1)
+  if [ -z "$last" ]; then
+    echo "FAIL tests/run.sh $dir printed no result"; tf=$((tf + 1)); summary+=("$v: no result"); continue
+  fi
+  p=${last%% passed*}; f=${last#*, }; f=${f%% failed*}
+  tp=$((tp + p)); tf=$((tf + f))
+  summary+=("$v: $p passed, $f failed ($(( $(date +%s) - start ))s)")
+done
+echo "== summary"
+for s in "${summary[@]}"; do echo "  $s"; done
+echo "$tp passed, $tf failed"
+[ "$tf" -eq 0 ] && [ "$tp" -gt 0 ]
