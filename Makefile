@@ -18,7 +18,7 @@ else ifeq ($(SAN),tsan)
   SANFLAGS := -fsanitize=thread
   # TSan does not model atomic_thread_fence; gcc warns about each one.  Keep the warning
   # visible without failing the build (the fences are needed on real hardware).
-  WARN_SAN := -Wno-error=tsan
+  WARN_SAN :=
 else ifeq ($(SAN),asan)
   B := build-asan
   SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
