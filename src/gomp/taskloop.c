@@ -24,7 +24,7 @@ static void set_bounds(void *args, void *ctx) {
 /* n iterations from start by step (two's complement, so also for negative long steps). */
 static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                          long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
-                         int priority, gomp_ull start, gomp_ull end, gomp_ull step, gomp_ull n) {
+                         int priority, gomp_ull start, gomp_ull step, gomp_ull n) {
   tomp_thread_t *thr = tomp_thread();
   if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
   bool group = !(flags & GOMP_TASK_FLAG_NOGROUP);
@@ -82,7 +82,9 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     if (done + cnt > n) cnt = n - done;
     b.start = start + done * step;
     done += cnt;
-    b.end = i + 1 == ntasks ? end : start + done * step;
+    /* gcc's body is a do-while comparing against this exact end (not the loop's end):
+     * with unsigned counters, overshooting the loop's end would wrap */
+    b.end = start + done * step;
     tomp_task_create(thr, &s);
   }
   if (group) tomp_taskgroup_end(thr);
@@ -101,7 +103,7 @@ TOMP_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(voi
   else if (step == 0 && start != end)
     tomp_warn("GOMP_taskloop: zero step; no iterations run");
   run_taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, (gomp_ull)start,
-               (gomp_ull)end, (gomp_ull)step, n);
+               (gomp_ull)step, n);
 }
 
 TOMP_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
@@ -116,6 +118,5 @@ TOMP_EXPORT void GOMP_taskloop_ull(void (*fn)(void *), void *data, void (*cpyfn)
     gomp_ull s = -step;
     if (start > end && s) n = (start - end + s - 1) / s;
   }
-  run_taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step,
-               n);
+  run_taskloop(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, step, n);
 }
