@@ -1,5 +1,5 @@
 /* A chain of 100000 tasks through one inout dependence (the release of each successor must
- * not recurse), a chain through alternating addresses, and a wide fan-in. */
+ * not recurse), a chain whose head is slow so most of it waits, and a wide fan-in. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,7 @@
  * taskwait: all run exactly once.
  * test-libgomp-fails: libgomp 12 often crashes in its priority queues here
  * test-env: OMP_MAX_TASK_PRIORITY=10
- * NOTE: needs OMP_MAX_TASK_PRIORITY parsed into tomp_g.max_task_priority (environment
- * module). */
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
