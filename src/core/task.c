@@ -155,7 +155,7 @@ DEFINE_TLIST(lg, lg)
 
 void tomp_task_poke(tomp_task_t *t) {
   tomp_pinfo_t *pi = t ? tomp_load_acq(&t->ext) : NULL;
-  if (!pi || !tomp_load_rlx(&pi->waiting)) return;
+  if (!pi || !__atomic_load_n(&pi->waiting, __ATOMIC_SEQ_CST)) return;
   uint32_t old = tomp_xchg(&pi->waiting, 0);
   __atomic_add_fetch(&t->taskwait_word, 1, __ATOMIC_SEQ_CST);
   if (old == 2) tomp_futex_wake(&t->taskwait_word, 0x7fffffff);
@@ -212,34 +212,67 @@ static tomp_xtask_t *pick(tomp_team_tasks_t *tt, tomp_tlist_t *l) {
 
 /* ---- Running and completing ------------------------------------------------------------ */
 
+/* Leave the taskgroup.  Decrements that leave members are lock-free; the last one is made
+ * under the team lock, because the waiting owner frees the group as soon as it has seen the
+ * count reach 0 and then passed through the lock. */
+static void taskgroup_leave(tomp_team_t *team, tomp_taskgroup_t *tg) {
+  uint32_t c = __atomic_load_n(&tg->count, __ATOMIC_SEQ_CST);
+  while (c > 1)
+    if (__atomic_compare_exchange_n(&tg->count, &c, c - 1, false, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST))
+      return;
+  if (!team) {
+    __atomic_sub_fetch(&tg->count, 1, __ATOMIC_SEQ_CST);
+    return;
+  }
+  tomp_team_tasks_t *tt = team->tasks;
+  tomp_mutex_lock(&tt->lock);
+  if (__atomic_sub_fetch(&tg->count, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(tg->owner);
+  tomp_mutex_unlock(&tt->lock);
+}
+
+/* The task's body has finished and its event (if any) is fulfilled.  The parent stays
+ * allocated until we drop our reference on it, so it can be woken without the lock; a
+ * waiter publishes `waiting` before re-checking its condition and we change the condition
+ * before reading `waiting` (all sequentially consistent), so one of us sees the other. */
 static void complete(tomp_xtask_t *x) {
   tomp_team_t *team = x->t.team;
   tomp_task_t *p = x->t.parent;
   tomp_taskgroup_t *tg = x->t.taskgroup;
-  bool p_explicit = p->flags & TOMP_TASK_EXPLICIT;
-  if (team) {
+  if (x->ndeps) {
     tomp_team_tasks_t *tt = team->tasks;
-    unsigned posted = 0;
     tomp_mutex_lock(&tt->lock);
-    if (x->ndeps) posted = tomp_dep_complete(tt, x);
-    tomp_store_rel(&x->state, TOMP_XS_DONE);
-    if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_ACQ_REL) == 0 || x->hold) tomp_task_poke(p);
-    if (tg && __atomic_sub_fetch(&tg->count, 1, __ATOMIC_ACQ_REL) == 0) tomp_task_poke(tg->owner);
+    unsigned posted = tomp_dep_complete(tt, x);
     tomp_mutex_unlock(&tt->lock);
     if (posted) tomp_barrier_tasks_posted(team);
-  } else {
-    tomp_store_rel(&x->state, TOMP_XS_DONE);
-    __atomic_sub_fetch(&p->children, 1, __ATOMIC_ACQ_REL);
-    if (tg) __atomic_sub_fetch(&tg->count, 1, __ATOMIC_ACQ_REL);
-    if (x->hold) {
+  }
+  if (x->hold) {
+    /* Undeferred: its encountering thread frees it.  If the task was detached, that thread
+     * may be waiting for the event on another thread's fulfilment. */
+    if (!x->detached) {
+      tomp_store_rlx(&x->state, TOMP_XS_DONE);
+    } else if (team) {
+      /* the waiter passes through the lock before it frees x or leaves the region */
+      tomp_team_tasks_t *tt = team->tasks;
+      tomp_mutex_lock(&tt->lock);
+      __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
+      tomp_task_poke(p);
+      tomp_mutex_unlock(&tt->lock);
+    } else {
+      /* 1: done, a wake may follow; 2: we no longer touch x */
+      __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
       tomp_store_rel(&x->done, 1);
       tomp_futex_wake(&x->done, 1);
+      tomp_store_rel(&x->done, 2);
     }
+    return;
   }
-  if (p_explicit) xtask_unref(tomp_xtask(p));
+  __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
+  if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
+  if (tg) taskgroup_leave(team, tg);
+  if (p->flags & TOMP_TASK_EXPLICIT) xtask_unref(tomp_xtask(p));
   xtask_unref(x);
-  if (team && __atomic_sub_fetch(&team->ntasks, 1, __ATOMIC_SEQ_CST) == 0)
-    tomp_barrier_tasks_done(team);
+  if (__atomic_sub_fetch(&team->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
 }
 
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
@@ -263,7 +296,7 @@ static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
                      prev);
   tomp_set_state(thr, saved_state, saved_id);
   /* after this a detached task may be completed and freed by omp_fulfill_event */
-  if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
+  if (!x->detached || __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
 }
 
 void tomp_task_fulfill(void *event) {
@@ -314,12 +347,12 @@ void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)
     if (tg) x = pick(tt, &tg->ready);
     if (!x) x = pick(tt, &pi->ready);
     if (!x) {
+      __atomic_store_n(&pi->waiting, 1, __ATOMIC_SEQ_CST);
+      w = __atomic_load_n(&me->taskwait_word, __ATOMIC_SEQ_CST);
       if (done(arg)) {
         tomp_mutex_unlock(&tt->lock);
         break;
       }
-      tomp_store_rlx(&pi->waiting, 1);
-      w = tomp_load_acq(&me->taskwait_word);
     }
     tomp_mutex_unlock(&tt->lock);
     if (x) {
@@ -342,15 +375,15 @@ void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)
 }
 
 static bool children_done(void *arg) {
-  return tomp_load_acq(&((tomp_task_t *)arg)->children) == 0;
+  return __atomic_load_n(&((tomp_task_t *)arg)->children, __ATOMIC_SEQ_CST) == 0;
 }
 
 static bool xtask_go(void *arg) {
-  return tomp_load_acq(&((tomp_xtask_t *)arg)->state) == TOMP_XS_GO;
+  return __atomic_load_n(&((tomp_xtask_t *)arg)->state, __ATOMIC_SEQ_CST) == TOMP_XS_GO;
 }
 
 static bool xtask_done(void *arg) {
-  return tomp_load_acq(&((tomp_xtask_t *)arg)->state) == TOMP_XS_DONE;
+  return __atomic_load_n(&((tomp_xtask_t *)arg)->state, __ATOMIC_SEQ_CST) == TOMP_XS_DONE;
 }
 
 void tomp_taskwait(tomp_thread_t *thr) {
@@ -403,8 +436,10 @@ void tomp_taskyield(tomp_thread_t *thr) {
 /* ---- Creation -------------------------------------------------------------------------- */
 
 void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
-  tomp_team_t *team = thr->team;
-  tomp_task_t *p = thr->task;
+  /* scalar loads: a 16-byte load of both would stall on the two 8-byte stores made when
+   * the previous task switched thr->task */
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
   unsigned f = s->flags;
   bool has_deps = s->ndeps && team;
   bool included = p->in_final;
@@ -416,8 +451,12 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
       (team->nthreads == 1 || tomp_load_rlx(&team->ntasks) > 64u * team->nthreads))
     undeferred = true;
 
+  /* an undeferred task can use the caller's argument block as it is */
+  bool copy = !undeferred || s->cpyfn || s->fixup;
   void *args;
-  tomp_xtask_t *x = xtask_alloc(thr, has_deps ? s->ndeps : 0, s->arg_size, s->arg_align, &args);
+  tomp_xtask_t *x = xtask_alloc(thr, has_deps ? s->ndeps : 0, copy ? s->arg_size : 0,
+                                s->arg_align, &args);
+  if (!copy) args = s->data;
   x->t.parent = p;
   x->t.team = team;
   x->t.icv = p->icv;
@@ -432,22 +471,29 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   x->t.priority = s->priority;
   x->t.in_final = included || (f & TOMP_TF_FINAL);
   x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  if (s->arg_size) {
+  if (copy && s->arg_size) {
     if (s->cpyfn)
       s->cpyfn(args, s->data);
     else
       memcpy(args, s->data, s->arg_size);
   }
   if (s->fixup) s->fixup(args, s->fixup_ctx);
-  x->refs = undeferred ? 2 : 1; /* the encountering thread holds an undeferred task */
+  x->refs = 1; /* the task itself, or for an undeferred one its encountering thread */
   x->pending = s->detach ? 2 : 1;
+  x->detached = s->detach != NULL;
   x->hold = undeferred;
   if (s->detach) *s->detach = x;
 
-  __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
-  if (p->flags & TOMP_TASK_EXPLICIT) __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
-  if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
-  if (team) __atomic_add_fetch(&team->ntasks, 1, __ATOMIC_SEQ_CST);
+  /* An undeferred task is complete before its encountering task goes on, so no taskwait,
+   * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
+   * its parent, which stays suspended meanwhile). */
+  if (!undeferred) {
+    __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
+    if (p->flags & TOMP_TASK_EXPLICIT)
+      __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
+    if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&team->ntasks, 1, __ATOMIC_SEQ_CST);
+  }
   ompt_task_create(thr, p, x, has_deps);
 
   if (!undeferred) {
@@ -484,14 +530,23 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   }
   tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
   run_task(thr, x);
-  if (s->detach && !xtask_done(x)) {
-    if (team)
+  if (s->detach) {
+    if (team) {
       tomp_task_wait_until(thr, NULL, xtask_done, x, ompt_state_wait_taskwait,
                            (uint64_t)(uintptr_t)p);
-    else
+      tomp_team_tasks_t *tt = team->tasks;
+      tomp_mutex_lock(&tt->lock);
+      tomp_mutex_unlock(&tt->lock);
+    } else {
       tomp_wait_while_eq(&x->done, 0);
+      while (tomp_load_acq(&x->done) != 2) tomp_cpu_relax();
+    }
   }
-  xtask_unref(x);
+  /* deferred children of x hold references; without any, nobody else can reach x */
+  if (__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)
+    xtask_free(x);
+  else
+    xtask_unref(x);
 }
 
 /* ---- Team hooks ------------------------------------------------------------------------ */

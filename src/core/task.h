@@ -89,7 +89,8 @@ typedef struct tomp_xtask {
   uint32_t npred;               /* unfinished predecessors (team lock) */
   uint32_t state;               /* TOMP_XS_*, atomic */
   uint32_t done;                /* futex word for team-less waits on completion */
-  uint8_t hold;                 /* undeferred: the encountering thread runs it */
+  uint8_t hold;                 /* undeferred: the encountering thread runs and frees it */
+  uint8_t detached;             /* has an event (detach clause) */
   uint8_t has_mutex;            /* has mutexinoutset dependences */
   uint16_t cls;                 /* allocation size class, 0 = plain malloc */
   uint32_t ndeps;

@@ -23,7 +23,7 @@ tomp_taskgroup_t *tomp_taskgroup_begin(tomp_thread_t *thr) {
 }
 
 static bool group_done(void *arg) {
-  return tomp_load_acq(&((tomp_taskgroup_t *)arg)->count) == 0;
+  return __atomic_load_n(&((tomp_taskgroup_t *)arg)->count, __ATOMIC_SEQ_CST) == 0;
 }
 
 void tomp_taskgroup_end(tomp_thread_t *thr) {
