@@ -10,10 +10,18 @@
  * Untied tasks are scheduled as tied ones (the spec allows it).
  *
  * Lifetimes.  An explicit task (deferred or not) is one block from a per-thread free list:
- * header, dependence nodes, then the copied argument block.  It is freed when it is
- * complete and all its children are complete (refs), because children reach into their
- * parent's dependence table and counters when they complete.  Implicit tasks keep their
- * child bookkeeping (tomp_pinfo_t) in task->ext until the team's join. */
+ * header, dependence nodes, then the copied argument block (an undeferred task without
+ * cpyfn runs on the caller's block).  It is freed when it is complete and all its children
+ * are complete (refs), because children reach into their parent's dependence table and
+ * counters when they complete.  Undeferred tasks are not counted in their parent's
+ * children, taskgroup or team->ntasks: they complete before the encountering task goes on.
+ * Implicit tasks keep their child bookkeeping (tomp_pinfo_t) in task->ext until the
+ * team's join.
+ *
+ * Waking.  A thread waiting inside task T publishes pinfo.waiting and then re-checks its
+ * condition; whoever changes a condition T may wait for (children count, taskgroup count,
+ * a child or group member becoming ready, an undeferred task's state) does so first and
+ * then pokes T (tomp_task_poke), all sequentially consistent. */
 #ifndef TOMP_TASK_H
 #define TOMP_TASK_H
 
