@@ -1,9 +1,575 @@
-/* Explicit tasks.  Placeholder until the tasking module lands: tasks run undeferred. */
-#include "internal.h"
+/* Explicit tasks: allocation, the ready lists, running, completion and waiting.
+ * The design is described in task.h. */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "task.h"
+
+void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
+
+/* ---- OMPT event points (empty until the tools layer hooks them) ------------------------ */
+
+static inline void ompt_task_create(tomp_thread_t *thr, tomp_task_t *parent, tomp_xtask_t *x,
+                                    bool has_deps) {
+  /* OMPT: ompt_callback_task_create(&parent->task_data, &parent->frame, &x->t.task_data,
+   *        x->t.flags (ompt_task_explicit | undeferred | untied | final | mergeable | merged),
+   *        has_deps, thr->codeptr) */
+  (void)thr, (void)parent, (void)x, (void)has_deps;
+}
+
+static inline void ompt_task_schedule(tomp_task_t *prior, int prior_status, tomp_task_t *next) {
+  /* OMPT: ompt_callback_task_schedule(&prior->task_data, prior_status, &next->task_data);
+   * prior_status is ompt_task_switch when a task starts on top of a suspended one, and
+   * ompt_task_complete / ompt_task_detach / ompt_task_cancel when it ends. */
+  (void)prior, (void)prior_status, (void)next;
+}
+
+static inline void ompt_sync_taskwait(tomp_thread_t *thr, tomp_task_t *t, int endpoint) {
+  /* OMPT: ompt_callback_sync_region(ompt_sync_region_taskwait, endpoint
+   *        (ompt_scope_begin / ompt_scope_end), parallel_data, &t->task_data, thr->codeptr)
+   *        and the matching sync_region_wait pair. */
+  (void)thr, (void)t, (void)endpoint;
+}
+
+/* ---- Allocation ------------------------------------------------------------------------ */
+
+#define CLS_BYTES 64
+#define NCLS 32      /* blocks up to 2 KiB come from per-thread free lists */
+#define FREE_MAX 256 /* blocks kept per class and thread */
+
+typedef struct task_ctx {
+  tomp_xtask_t *free[NCLS + 1];
+  unsigned nfree[NCLS + 1];
+} task_ctx_t;
+
+static task_ctx_t *ctx_of(tomp_thread_t *thr) {
+  if (tomp_unlikely(!thr->task_ctx)) thr->task_ctx = tomp_calloc(1, sizeof(task_ctx_t));
+  return thr->task_ctx;
+}
+
+static size_t pow2_at_least(size_t a) {
+  size_t p = 1;
+  while (p < a) p <<= 1;
+  return p;
+}
+
+/* One block: header, ndeps dependence nodes, the argument block at its alignment. */
+static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_size,
+                                 size_t arg_align, void **args) {
+  size_t align = pow2_at_least(arg_align ? arg_align : 1);
+  size_t hdr = sizeof(tomp_xtask_t) + ndeps * sizeof(tomp_depnode_t);
+  size_t off = (hdr + align - 1) & ~(align - 1);
+  size_t total = off + arg_size;
+  size_t cls = (total + CLS_BYTES - 1) / CLS_BYTES;
+  tomp_xtask_t *x = NULL;
+  if (align <= CLS_BYTES && cls <= NCLS) {
+    task_ctx_t *c = ctx_of(thr);
+    x = c->free[cls];
+    if (x) {
+      c->free[cls] = x->lq.next;
+      c->nfree[cls]--;
+    } else {
+      x = aligned_alloc(CLS_BYTES, cls * CLS_BYTES);
+    }
+  } else {
+    size_t a = align > CLS_BYTES ? align : CLS_BYTES;
+    cls = 0;
+    x = aligned_alloc(a, (total + a - 1) & ~(a - 1));
+  }
+  if (tomp_unlikely(!x)) tomp_fatal("out of memory for a task (%zu bytes)", total);
+  memset(x, 0, sizeof *x);
+  x->cls = (uint16_t)cls;
+  x->deps = (tomp_depnode_t *)(x + 1);
+  x->succ = x->succ_inline;
+  x->capsucc = sizeof x->succ_inline / sizeof x->succ_inline[0];
+  x->t.ext = &x->pinfo;
+  *args = (char *)x + off;
+  return x;
+}
+
+static void xtask_free(tomp_xtask_t *x) {
+  if (x->pinfo.deps) tomp_dep_table_free(&x->pinfo);
+  if (x->succ != x->succ_inline) free(x->succ);
+  tomp_thread_t *thr = tomp_self;
+  if (x->cls && thr) {
+    task_ctx_t *c = ctx_of(thr);
+    if (c->nfree[x->cls] < FREE_MAX) {
+      x->lq.next = c->free[x->cls];
+      c->free[x->cls] = x;
+      c->nfree[x->cls]++;
+      return;
+    }
+  }
+  free(x);
+}
+
+static void xtask_unref(tomp_xtask_t *x) {
+  if (__atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) == 0) xtask_free(x);
+}
+
+/* Only the thread running t creates its pinfo; others read it under the team lock or, for
+ * a taskgroup owner, possibly while it is being created, hence the atomics. */
+tomp_pinfo_t *tomp_task_pinfo(tomp_task_t *t) {
+  tomp_pinfo_t *pi = tomp_load_acq(&t->ext);
+  if (tomp_unlikely(!pi)) {
+    pi = tomp_calloc(1, sizeof(tomp_pinfo_t));
+    tomp_store_rel(&t->ext, (void *)pi);
+  }
+  return pi;
+}
+
+/* ---- Ready lists ----------------------------------------------------------------------- */
+
+/* Insert after the last task of equal or higher priority: FIFO within a priority. */
+#define DEFINE_TLIST(name, f)                                                                      \
+  static void name##_insert(tomp_tlist_t *l, tomp_xtask_t *x) {                                    \
+    tomp_xtask_t *after = l->tail;                                                                 \
+    while (after && after->t.priority < x->t.priority) after = after->f.prev;                      \
+    x->f.prev = after;                                                                             \
+    x->f.next = after ? after->f.next : l->head;                                                   \
+    if (x->f.next)                                                                                 \
+      x->f.next->f.prev = x;                                                                       \
+    else                                                                                           \
+      l->tail = x;                                                                                 \
+    if (after)                                                                                     \
+      after->f.next = x;                                                                           \
+    else                                                                                           \
+      l->head = x;                                                                                 \
+  }                                                                                                \
+  static void name##_remove(tomp_tlist_t *l, tomp_xtask_t *x) {                                    \
+    if (x->f.prev)                                                                                 \
+      x->f.prev->f.next = x->f.next;                                                               \
+    else                                                                                           \
+      l->head = x->f.next;                                                                         \
+    if (x->f.next)                                                                                 \
+      x->f.next->f.prev = x->f.prev;                                                               \
+    else                                                                                           \
+      l->tail = x->f.prev;                                                                         \
+    x->f.next = x->f.prev = NULL;                                                                  \
+  }
+
+DEFINE_TLIST(lq, lq)
+DEFINE_TLIST(lc, lc)
+DEFINE_TLIST(lg, lg)
+
+void tomp_task_poke(tomp_task_t *t) {
+  tomp_pinfo_t *pi = t ? tomp_load_acq(&t->ext) : NULL;
+  if (!pi || !__atomic_load_n(&pi->waiting, __ATOMIC_SEQ_CST)) return;
+  uint32_t old = tomp_xchg(&pi->waiting, 0);
+  __atomic_add_fetch(&t->taskwait_word, 1, __ATOMIC_SEQ_CST);
+  if (old == 2) tomp_futex_wake(&t->taskwait_word, 0x7fffffff);
+}
+
+static void enqueue(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
+  lq_insert(&tt->ready, x);
+  tomp_store_rlx(&tt->nready, tt->nready + 1);
+  lc_insert(&((tomp_pinfo_t *)x->t.parent->ext)->ready, x);
+  tomp_taskgroup_t *tg = x->t.taskgroup;
+  if (tg) lg_insert(&tg->ready, x);
+  tomp_store_rel(&x->state, TOMP_XS_QUEUED);
+  tomp_task_poke(x->t.parent);
+  if (tg && tg->owner != x->t.parent) tomp_task_poke(tg->owner);
+}
+
+static void dequeue(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
+  lq_remove(&tt->ready, x);
+  tomp_store_rlx(&tt->nready, tt->nready - 1);
+  lc_remove(&((tomp_pinfo_t *)x->t.parent->ext)->ready, x);
+  if (x->t.taskgroup) lg_remove(&x->t.taskgroup->ready, x);
+}
+
+bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
+  if (x->hold) {
+    tomp_store_rel(&x->state, TOMP_XS_GO);
+    tomp_task_poke(x->t.parent);
+    return false;
+  }
+  enqueue(tt, x);
+  return true;
+}
+
+bool tomp_task_discarded(tomp_xtask_t *x) {
+  if (!tomp_g.cancellation) return false;
+  tomp_team_t *team = x->t.team;
+  if (team && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) return true;
+  tomp_taskgroup_t *tg = x->t.taskgroup;
+  if (tg && tg->workshare && tg->prev) tg = tg->prev;
+  return tg && tomp_load_acq(&tg->cancelled);
+}
+
+/* Take the first startable task of list l (lock held). */
+static tomp_xtask_t *pick(tomp_team_tasks_t *tt, tomp_tlist_t *l) {
+  tomp_xtask_t *x;
+  while ((x = l->head)) {
+    dequeue(tt, x);
+    if (x->has_mutex && !tomp_task_discarded(x) && !tomp_dep_mutex_acquire(x)) continue;
+    tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
+    return x;
+  }
+  return NULL;
+}
+
+/* ---- Running and completing ------------------------------------------------------------ */
+
+/* Leave the taskgroup.  Decrements that leave members are lock-free; the last one is made
+ * under the team lock, because the waiting owner frees the group as soon as it has seen the
+ * count reach 0 and then passed through the lock. */
+static void taskgroup_leave(tomp_team_t *team, tomp_taskgroup_t *tg) {
+  uint32_t c = __atomic_load_n(&tg->count, __ATOMIC_SEQ_CST);
+  while (c > 1)
+    if (__atomic_compare_exchange_n(&tg->count, &c, c - 1, false, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_SEQ_CST))
+      return;
+  if (!team) {
+    __atomic_sub_fetch(&tg->count, 1, __ATOMIC_SEQ_CST);
+    return;
+  }
+  tomp_team_tasks_t *tt = team->tasks;
+  tomp_mutex_lock(&tt->lock);
+  if (__atomic_sub_fetch(&tg->count, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(tg->owner);
+  tomp_mutex_unlock(&tt->lock);
+}
+
+/* The task's body has finished and its event (if any) is fulfilled.  The parent stays
+ * allocated until we drop our reference on it, so it can be woken without the lock; a
+ * waiter publishes `waiting` before re-checking its condition and we change the condition
+ * before reading `waiting` (all sequentially consistent), so one of us sees the other. */
+static void complete(tomp_xtask_t *x) {
+  tomp_team_t *team = x->t.team;
+  tomp_task_t *p = x->t.parent;
+  tomp_taskgroup_t *tg = x->t.taskgroup;
+  if (x->ndeps) {
+    tomp_team_tasks_t *tt = team->tasks;
+    tomp_mutex_lock(&tt->lock);
+    unsigned posted = tomp_dep_complete(tt, x);
+    tomp_mutex_unlock(&tt->lock);
+    if (posted) tomp_barrier_tasks_posted(team);
+  }
+  if (x->hold) {
+    /* Undeferred: its encountering thread frees it.  If the task was detached, that thread
+     * may be waiting for the event on another thread's fulfilment. */
+    if (!x->detached) {
+      tomp_store_rlx(&x->state, TOMP_XS_DONE);
+    } else if (team) {
+      /* the waiter passes through the lock before it frees x or leaves the region */
+      tomp_team_tasks_t *tt = team->tasks;
+      tomp_mutex_lock(&tt->lock);
+      __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
+      tomp_task_poke(p);
+      tomp_mutex_unlock(&tt->lock);
+    } else {
+      /* 1: done, a wake may follow; 2: we no longer touch x */
+      __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
+      tomp_store_rel(&x->done, 1);
+      tomp_futex_wake(&x->done, 1);
+      tomp_store_rel(&x->done, 2);
+    }
+    return;
+  }
+  __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
+  if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
+  if (tg) taskgroup_leave(team, tg);
+  if (p->flags & TOMP_TASK_EXPLICIT) xtask_unref(tomp_xtask(p));
+  xtask_unref(x);
+  if (__atomic_sub_fetch(&team->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
+}
+
+static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
+  tomp_task_t *prev = thr->task;
+  int saved_state = thr->state;
+  uint64_t saved_id = thr->wait_id;
+  bool skip = tomp_task_discarded(x);
+  x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
+  x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  x->t.thread_num = thr->tid;
+  thr->task = &x->t;
+  ompt_task_schedule(prev, TOMP_OMPT_TASK_SWITCH, &x->t);
+  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  if (tomp_likely(!skip)) x->t.fn(x->t.data);
+  thr->task = prev;
+  x->t.frame.exit_frame.ptr = NULL;
+  ompt_task_schedule(&x->t,
+                     skip                                 ? TOMP_OMPT_TASK_CANCEL
+                     : tomp_load_acq(&x->pending) > 1     ? TOMP_OMPT_TASK_DETACH
+                                                          : TOMP_OMPT_TASK_COMPLETE,
+                     prev);
+  tomp_set_state(thr, saved_state, saved_id);
+  /* after this a detached task may be completed and freed by omp_fulfill_event */
+  if (!x->detached || __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
+}
+
+void tomp_task_fulfill(void *event) {
+  tomp_xtask_t *x = event;
+  if (!x) {
+    tomp_warn("omp_fulfill_event: invalid event handle (null); ignored");
+    return;
+  }
+  if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
+}
 
 bool tomp_task_run_one(tomp_thread_t *thr) {
-  (void)thr;
-  return false;
+  tomp_team_t *team = thr->team;
+  tomp_team_tasks_t *tt = team ? team->tasks : NULL;
+  if (!tt || tomp_load_rlx(&tt->nready) == 0) return false;
+  tomp_mutex_lock(&tt->lock);
+  tomp_xtask_t *x = pick(tt, &tt->ready);
+  tomp_mutex_unlock(&tt->lock);
+  if (!x) return false;
+  run_task(thr, x);
+  return true;
 }
-void tomp_team_tasks_init(tomp_team_t *team) { (void)team; }
-void tomp_team_tasks_fini(tomp_team_t *team) { (void)team; }
+
+/* ---- Waiting --------------------------------------------------------------------------- */
+
+void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)(void *),
+                          void *arg, int state, uint64_t wait_id) {
+  if (done(arg)) return;
+  tomp_team_t *team = thr->team;
+  int saved_state = thr->state;
+  uint64_t saved_id = thr->wait_id;
+  tomp_set_state(thr, state, wait_id);
+  if (!team) {
+    /* only another thread (omp_fulfill_event) can make progress */
+    while (!done(arg)) sched_yield();
+    tomp_set_state(thr, saved_state, saved_id);
+    return;
+  }
+  tomp_team_tasks_t *tt = team->tasks;
+  tomp_task_t *me = thr->task;
+  tomp_pinfo_t *pi = tomp_task_pinfo(me);
+  me->frame.enter_frame.ptr = __builtin_frame_address(0);
+  for (;;) {
+    if (done(arg)) break;
+    tomp_xtask_t *x = NULL;
+    uint32_t w = 0;
+    tomp_mutex_lock(&tt->lock);
+    if (tg) x = pick(tt, &tg->ready);
+    if (!x) x = pick(tt, &pi->ready);
+    if (!x) {
+      __atomic_store_n(&pi->waiting, 1, __ATOMIC_SEQ_CST);
+      w = __atomic_load_n(&me->taskwait_word, __ATOMIC_SEQ_CST);
+      if (done(arg)) {
+        tomp_mutex_unlock(&tt->lock);
+        break;
+      }
+    }
+    tomp_mutex_unlock(&tt->lock);
+    if (x) {
+      run_task(thr, x);
+      continue;
+    }
+    unsigned long n = tomp_spins();
+    unsigned long i = 0;
+    for (; i < n; i++) {
+      if (tomp_load_acq(&me->taskwait_word) != w) break;
+      tomp_cpu_relax();
+    }
+    if (i < n) continue;
+    uint32_t one = 1;
+    if (tomp_cas(&pi->waiting, &one, 2)) tomp_futex_wait(&me->taskwait_word, w);
+  }
+  tomp_store_rlx(&pi->waiting, 0);
+  me->frame.enter_frame.ptr = NULL;
+  tomp_set_state(thr, saved_state, saved_id);
+}
+
+static bool children_done(void *arg) {
+  return __atomic_load_n(&((tomp_task_t *)arg)->children, __ATOMIC_SEQ_CST) == 0;
+}
+
+static bool xtask_go(void *arg) {
+  return __atomic_load_n(&((tomp_xtask_t *)arg)->state, __ATOMIC_SEQ_CST) == TOMP_XS_GO;
+}
+
+static bool xtask_done(void *arg) {
+  return __atomic_load_n(&((tomp_xtask_t *)arg)->state, __ATOMIC_SEQ_CST) == TOMP_XS_DONE;
+}
+
+void tomp_taskwait(tomp_thread_t *thr) {
+  tomp_task_t *t = thr->task;
+  if (tomp_load_acq(&t->children) == 0) return;
+  ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_BEGIN);
+  tomp_task_wait_until(thr, NULL, children_done, t, ompt_state_wait_taskwait,
+                       (uint64_t)(uintptr_t)t);
+  ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_END);
+}
+
+void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) {
+  tomp_team_t *team = thr->team;
+  if (!team || n == 0) return; /* without a team every earlier task has completed */
+  tomp_task_t *p = thr->task;
+  tomp_pinfo_t *pi = tomp_task_pinfo(p);
+  tomp_team_tasks_t *tt = team->tasks;
+  void *args;
+  /* A stand-in task that is never run: it only collects the predecessors. */
+  tomp_xtask_t *x = xtask_alloc(thr, n, 0, 1, &args);
+  x->t.parent = p;
+  x->t.team = team;
+  x->hold = 1;
+  ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
+  tomp_mutex_lock(&tt->lock);
+  tomp_dep_register(pi, x, deps, n);
+  x->has_mutex = 0;
+  tomp_store_rlx(&x->state, x->npred ? TOMP_XS_DEPWAIT : TOMP_XS_GO);
+  tomp_mutex_unlock(&tt->lock);
+  tomp_task_wait_until(thr, NULL, xtask_go, x, ompt_state_wait_taskwait, (uint64_t)(uintptr_t)p);
+  tomp_mutex_lock(&tt->lock);
+  tomp_dep_complete(tt, x);
+  tomp_mutex_unlock(&tt->lock);
+  ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_END);
+  xtask_free(x);
+}
+
+void tomp_taskyield(tomp_thread_t *thr) {
+  tomp_team_t *team = thr->team;
+  tomp_task_t *t = thr->task;
+  tomp_pinfo_t *pi = t->ext;
+  tomp_team_tasks_t *tt = team ? team->tasks : NULL;
+  if (!tt || !pi || !tomp_load_rlx(&tt->nready)) return;
+  tomp_mutex_lock(&tt->lock);
+  tomp_xtask_t *x = pick(tt, &pi->ready);
+  tomp_mutex_unlock(&tt->lock);
+  if (x) run_task(thr, x);
+}
+
+/* ---- Creation -------------------------------------------------------------------------- */
+
+void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
+  /* scalar loads: a 16-byte load of both would stall on the two 8-byte stores made when
+   * the previous task switched thr->task */
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  unsigned f = s->flags;
+  bool has_deps = s->ndeps && team;
+  bool included = p->in_final;
+  bool undeferred = (f & TOMP_TF_UNDEFERRED) || included || !team;
+  /* Running at once is cheaper and allowed when nobody else could run the task sooner, or
+   * when the queue is already long; not with dependences or an event, which may have to
+   * wait for work that is queued behind us. */
+  if (!undeferred && !has_deps && !s->detach &&
+      (team->nthreads == 1 || tomp_load_rlx(&team->ntasks) > 64u * team->nthreads))
+    undeferred = true;
+
+  /* an undeferred task can use the caller's argument block as it is */
+  bool copy = !undeferred || s->cpyfn || s->fixup;
+  void *args;
+  tomp_xtask_t *x = xtask_alloc(thr, has_deps ? s->ndeps : 0, copy ? s->arg_size : 0,
+                                s->arg_align, &args);
+  if (!copy) args = s->data;
+  x->t.parent = p;
+  x->t.team = team;
+  x->t.icv = p->icv;
+  x->t.flags = TOMP_TASK_EXPLICIT | (undeferred ? TOMP_TASK_UNDEFERRED : 0) |
+               ((f & TOMP_TF_UNTIED) ? TOMP_TASK_UNTIED : 0) |
+               ((f & TOMP_TF_FINAL) || included ? TOMP_TASK_FINAL : 0) |
+               ((f & TOMP_TF_MERGEABLE) ? TOMP_TASK_MERGEABLE : 0) |
+               ((f & TOMP_TF_MERGEABLE) && included ? TOMP_TASK_MERGED : 0);
+  x->t.fn = s->fn;
+  x->t.data = args;
+  x->t.taskgroup = p->taskgroup;
+  x->t.priority = s->priority;
+  x->t.in_final = included || (f & TOMP_TF_FINAL);
+  x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  if (copy && s->arg_size) {
+    if (s->cpyfn)
+      s->cpyfn(args, s->data);
+    else
+      memcpy(args, s->data, s->arg_size);
+  }
+  if (s->fixup) s->fixup(args, s->fixup_ctx);
+  x->refs = 1; /* the task itself, or for an undeferred one its encountering thread */
+  x->pending = s->detach ? 2 : 1;
+  x->detached = s->detach != NULL;
+  x->hold = undeferred;
+  if (s->detach) *s->detach = x;
+
+  /* An undeferred task is complete before its encountering task goes on, so no taskwait,
+   * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
+   * its parent, which stays suspended meanwhile). */
+  if (!undeferred) {
+    __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
+    if (p->flags & TOMP_TASK_EXPLICIT)
+      __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
+    if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&team->ntasks, 1, __ATOMIC_SEQ_CST);
+  }
+  ompt_task_create(thr, p, x, has_deps);
+
+  if (!undeferred) {
+    tomp_team_tasks_t *tt = team->tasks;
+    tomp_pinfo_t *pi = tomp_task_pinfo(p);
+    bool posted = false;
+    tomp_mutex_lock(&tt->lock);
+    if (has_deps) tomp_dep_register(pi, x, s->deps, s->ndeps);
+    if (x->npred == 0)
+      posted = tomp_task_make_ready(tt, x);
+    else
+      tomp_store_rlx(&x->state, TOMP_XS_DEPWAIT);
+    tomp_mutex_unlock(&tt->lock);
+    if (posted) tomp_barrier_tasks_posted(team);
+    return;
+  }
+
+  if (has_deps) {
+    tomp_team_tasks_t *tt = team->tasks;
+    tomp_pinfo_t *pi = tomp_task_pinfo(p);
+    tomp_mutex_lock(&tt->lock);
+    tomp_dep_register(pi, x, s->deps, s->ndeps);
+    tomp_store_rlx(&x->state, x->npred ? TOMP_XS_DEPWAIT : TOMP_XS_GO);
+    tomp_mutex_unlock(&tt->lock);
+    for (;;) {
+      tomp_task_wait_until(thr, NULL, xtask_go, x, ompt_state_wait_taskwait,
+                           (uint64_t)(uintptr_t)p);
+      if (!x->has_mutex) break;
+      tomp_mutex_lock(&tt->lock);
+      bool ok = tomp_task_discarded(x) || tomp_dep_mutex_acquire(x);
+      tomp_mutex_unlock(&tt->lock);
+      if (ok) break;
+    }
+  }
+  tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
+  run_task(thr, x);
+  if (s->detach) {
+    if (team) {
+      tomp_task_wait_until(thr, NULL, xtask_done, x, ompt_state_wait_taskwait,
+                           (uint64_t)(uintptr_t)p);
+      tomp_team_tasks_t *tt = team->tasks;
+      tomp_mutex_lock(&tt->lock);
+      tomp_mutex_unlock(&tt->lock);
+    } else {
+      tomp_wait_while_eq(&x->done, 0);
+      while (tomp_load_acq(&x->done) != 2) tomp_cpu_relax();
+    }
+  }
+  /* deferred children of x hold references; without any, nobody else can reach x */
+  if (__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)
+    xtask_free(x);
+  else
+    xtask_unref(x);
+}
+
+/* ---- Team hooks ------------------------------------------------------------------------ */
+
+void tomp_team_tasks_init(tomp_team_t *team) {
+  tomp_team_tasks_t *tt = team->tasks;
+  if (!tt) team->tasks = tt = tomp_calloc(1, sizeof *tt);
+  tt->ready.head = tt->ready.tail = NULL;
+  tt->nready = 0;
+}
+
+void tomp_team_tasks_fini(tomp_team_t *team) {
+  for (unsigned i = 0; i < team->nthreads; i++) {
+    tomp_pinfo_t *pi = team->implicit[i].ext;
+    if (!pi) continue;
+    tomp_dep_table_free(pi);
+    free(pi);
+    team->implicit[i].ext = NULL;
+  }
+  if (team->depth == ~0u && team->tasks) {
+    /* the struct goes with the team; workers may still be leaving the barrier's polling */
+    for (unsigned i = 1; i < team->nthreads; i++) tomp_worker_wait_idle(team->threads[i]);
+    free(team->tasks);
+    team->tasks = NULL;
+  }
+}

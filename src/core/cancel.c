@@ -1,0 +1,70 @@
+/* Cancellation (OpenMP cancel / cancellation point), active only when cancel-var is true.
+ *
+ * parallel: a team bit, checked at cancellation points and by cancellable barriers (which
+ *   the barrier module wakes); queued tasks of the team are then discarded, not run.
+ * for / sections: a team bit the worksharing module clears when the construct ends.
+ * taskgroup: a flag on the innermost taskgroup of the current task (a worksharing
+ *   reduction's implicit group does not count); its tasks that have not started yet are
+ *   discarded -- still counted as complete -- and its running tasks see it at cancellation
+ *   points. */
+#include "task.h"
+
+static inline void ompt_cancel(tomp_thread_t *thr, int kind, bool activated) {
+  /* OMPT: ompt_callback_cancel(&thr->task->task_data, flags, thr->codeptr) with flags
+   *        ompt_cancel_parallel / _loop / _sections / _taskgroup combined with
+   *        ompt_cancel_activated (activated) or ompt_cancel_detected (a cancellation point
+   *        or barrier that observed it). */
+  (void)thr, (void)kind, (void)activated;
+}
+
+bool tomp_cancel_activate(tomp_thread_t *thr, int kind) {
+  if (!tomp_g.cancellation) return false;
+  tomp_team_t *team = thr->team;
+  switch (kind) {
+  case TOMP_CK_PARALLEL:
+    if (team) {
+      __atomic_fetch_or(&team->cancelled, TOMP_CANCEL_PARALLEL, __ATOMIC_SEQ_CST);
+      tomp_barrier_cancel(team);
+    }
+    break;
+  case TOMP_CK_WS:
+    if (team) __atomic_fetch_or(&team->cancelled, TOMP_CANCEL_WS, __ATOMIC_SEQ_CST);
+    break;
+  case TOMP_CK_TASKGROUP: {
+    tomp_taskgroup_t *tg = tomp_taskgroup_cancel_target(thr->task);
+    if (tg) tomp_store_rel(&tg->cancelled, 1);
+    break;
+  }
+  default:
+    return false;
+  }
+  ompt_cancel(thr, kind, true);
+  return true;
+}
+
+bool tomp_cancel_point(tomp_thread_t *thr, int kind) {
+  if (!tomp_g.cancellation) return false;
+  tomp_team_t *team = thr->team;
+  bool hit = false;
+  switch (kind) {
+  case TOMP_CK_WS:
+    hit = team && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_WS);
+    break;
+  case TOMP_CK_TASKGROUP: {
+    tomp_taskgroup_t *tg = tomp_taskgroup_cancel_target(thr->task);
+    if (tg && tomp_load_acq(&tg->cancelled)) {
+      hit = true;
+      break;
+    }
+    /* cancelling the parallel region also cancels its explicit tasks */
+    __attribute__((fallthrough));
+  }
+  case TOMP_CK_PARALLEL:
+    hit = team && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL);
+    break;
+  default:
+    break;
+  }
+  if (hit) ompt_cancel(thr, kind, false);
+  return hit;
+}

@@ -1,0 +1,210 @@
+/* Explicit tasks, dependences, taskgroups, task reductions and cancellation: the tasking
+ * module's private structures and the interface the ABI front-ends (src/gomp) call.
+ *
+ * Scheduling model.  Ready tasks of a team sit in one priority-ordered list per team
+ * (team->tasks, guarded by a futex mutex).  A ready task is also linked into its parent's
+ * list of ready children and into its taskgroup's list of ready members, so a thread that
+ * waits inside a tied task (taskwait, taskgroup end, an undeferred task's dependences) can
+ * find work it is allowed to start -- descendants of the waiting task, task scheduling
+ * constraint 2 -- in O(1), while threads in a barrier take any task from the team list.
+ * Untied tasks are scheduled as tied ones (the spec allows it).
+ *
+ * Lifetimes.  An explicit task (deferred or not) is one block from a per-thread free list:
+ * header, dependence nodes, then the copied argument block (an undeferred task without
+ * cpyfn runs on the caller's block).  It is freed when it is complete and all its children
+ * are complete (refs), because children reach into their parent's dependence table and
+ * counters when they complete.  Undeferred tasks are not counted in their parent's
+ * children, taskgroup or team->ntasks: they complete before the encountering task goes on.
+ * Implicit tasks keep their child bookkeeping (tomp_pinfo_t) in task->ext until the
+ * team's join.
+ *
+ * Waking.  A thread waiting inside task T publishes pinfo.waiting and then re-checks its
+ * condition; whoever changes a condition T may wait for (children count, taskgroup count,
+ * a child or group member becoming ready, an undeferred task's state) does so first and
+ * then pokes T (tomp_task_poke), all sequentially consistent. */
+#ifndef TOMP_TASK_H
+#define TOMP_TASK_H
+
+#include "internal.h"
+
+/* Dependence kinds; the values are GCC's (GOMP_DEPEND_*), other front-ends translate. */
+enum {
+  TOMP_DEP_IN = 1,
+  TOMP_DEP_OUT = 2,
+  TOMP_DEP_INOUT = 3,
+  TOMP_DEP_MUTEXINOUTSET = 4,
+  TOMP_DEP_INOUTSET = 5
+};
+
+typedef struct tomp_depend {
+  void *addr;
+  int kind;
+} tomp_depend_t;
+
+struct tomp_xtask;
+
+typedef struct tomp_tlink {
+  struct tomp_xtask *next, *prev;
+} tomp_tlink_t;
+
+typedef struct tomp_tlist {
+  struct tomp_xtask *head, *tail;
+} tomp_tlist_t;
+
+/* Bookkeeping of a task that has (or had) children.  Protected by the team's task lock
+ * except `waiting`, which is also changed by the waiter between spinning and sleeping. */
+typedef struct tomp_pinfo {
+  tomp_tlist_t ready;         /* ready children */
+  uint32_t waiting;           /* 0 no waiter, 1 a waiter polls, 2 it sleeps on taskwait_word */
+  struct tomp_deptab *deps;   /* last writers / readers per address, created on first use */
+} tomp_pinfo_t;
+
+typedef struct tomp_taskgroup {
+  struct tomp_taskgroup *prev;
+  tomp_task_t *owner;         /* the task that entered the taskgroup region */
+  uint32_t count;             /* incomplete tasks whose innermost taskgroup this is */
+  uint32_t cancelled;
+  uintptr_t *reductions;      /* task reductions visible in the group (inherited chain) */
+  tomp_tlist_t ready;         /* ready member tasks */
+  bool workshare;             /* implicit group of a worksharing task reduction */
+} tomp_taskgroup_t;
+
+/* Task states (xtask.state) */
+enum {
+  TOMP_XS_DEPWAIT,   /* waits for predecessors */
+  TOMP_XS_QUEUED,    /* in the ready lists */
+  TOMP_XS_MUTEXWAIT, /* parked on a mutexinoutset holder */
+  TOMP_XS_GO,        /* undeferred: may run now (the encountering thread polls for this) */
+  TOMP_XS_RUNNING,
+  TOMP_XS_DONE
+};
+
+typedef struct tomp_depnode {
+  struct tomp_xtask *task;
+  struct tomp_depent *ent;
+  struct tomp_depnode *next, *prev; /* in ent's current or previous group */
+  uint8_t kind;
+  uint8_t where;                    /* 0 unlinked, 1 current group, 2 previous group */
+  uint8_t owned;                    /* mutexinoutset: this node holds ent's ownership */
+} tomp_depnode_t;
+
+typedef struct tomp_xtask {
+  tomp_task_t t;                /* first: a tomp_task_t * of an explicit task is an xtask */
+  tomp_tlink_t lq, lc, lg;      /* team list, parent's ready children, taskgroup's ready */
+  tomp_pinfo_t pinfo;           /* t.ext points here */
+  uint32_t refs;                /* 1 until complete + incomplete children + holders */
+  uint32_t pending;             /* body not finished (1) + event not fulfilled (1) */
+  uint32_t npred;               /* unfinished predecessors (team lock) */
+  uint32_t state;               /* TOMP_XS_*, atomic */
+  uint32_t done;                /* futex word for team-less waits on completion */
+  uint8_t hold;                 /* undeferred: the encountering thread runs and frees it */
+  uint8_t detached;             /* has an event (detach clause) */
+  uint8_t has_mutex;            /* has mutexinoutset dependences */
+  uint16_t cls;                 /* allocation size class, 0 = plain malloc */
+  uint32_t ndeps;
+  tomp_depnode_t *deps;
+  struct tomp_xtask **succ;     /* successors (team lock) */
+  uint32_t nsucc, capsucc;
+  struct tomp_xtask *succ_inline[2];
+} tomp_xtask_t;
+
+/* team->tasks */
+typedef struct tomp_team_tasks {
+  tomp_mutex_t lock;
+  uint32_t nready;              /* tasks in `ready`, readable without the lock */
+  tomp_tlist_t ready;
+} tomp_team_tasks_t;
+
+static inline tomp_xtask_t *tomp_xtask(tomp_task_t *t) { return (tomp_xtask_t *)t; }
+
+/* OMPT values used at the event points (spec values of ompt_task_status_t and
+ * ompt_scope_endpoint_t; omp-tools.h does not carry them yet). */
+enum {
+  TOMP_OMPT_TASK_COMPLETE = 1,
+  TOMP_OMPT_TASK_YIELD = 2,
+  TOMP_OMPT_TASK_CANCEL = 3,
+  TOMP_OMPT_TASK_DETACH = 4,
+  TOMP_OMPT_TASK_SWITCH = 7,
+  TOMP_OMPT_SCOPE_BEGIN = 1,
+  TOMP_OMPT_SCOPE_END = 2
+};
+
+/* ---- creation and waiting (task.c) ----------------------------------------------------- */
+
+/* Task creation flags (front-end neutral) */
+enum {
+  TOMP_TF_UNTIED = 1,
+  TOMP_TF_FINAL = 2,
+  TOMP_TF_MERGEABLE = 4,
+  TOMP_TF_UNDEFERRED = 8 /* if(false) */
+};
+
+typedef struct tomp_task_spec {
+  void (*fn)(void *);
+  void *data;
+  void (*cpyfn)(void *, void *);
+  size_t arg_size, arg_align;
+  unsigned flags;               /* TOMP_TF_* */
+  int priority;
+  const tomp_depend_t *deps;
+  size_t ndeps;
+  void **detach;                /* receives the event handle if non-NULL */
+  /* adjusts the copied argument block before the task can run (taskloop bounds) */
+  void (*fixup)(void *args, void *ctx);
+  void *fixup_ctx;
+} tomp_task_spec_t;
+
+void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) TOMP_HIDDEN;
+void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) TOMP_HIDDEN;
+void tomp_taskyield(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_task_fulfill(void *event) TOMP_HIDDEN;
+
+/* Internal to the tasking module */
+tomp_pinfo_t *tomp_task_pinfo(tomp_task_t *t) TOMP_HIDDEN;
+bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) TOMP_HIDDEN; /* lock held */
+bool tomp_task_discarded(tomp_xtask_t *x) TOMP_HIDDEN;
+/* Waits in the current task until done(arg); runs the task's ready children and, if tg is
+ * given, tg's ready members meanwhile. */
+void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)(void *),
+                          void *arg, int state, uint64_t wait_id) TOMP_HIDDEN;
+void tomp_task_poke(tomp_task_t *t) TOMP_HIDDEN; /* lock held: wake t's waiter if any */
+
+/* ---- dependences (taskdep.c); team lock held for all ----------------------------------- */
+
+/* Enter x's dependences into its parent's table, adding edges from unfinished
+ * predecessors (x->npred counts them). */
+void tomp_dep_register(tomp_pinfo_t *parent, tomp_xtask_t *x, const tomp_depend_t *deps,
+                       size_t n) TOMP_HIDDEN;
+/* x finished: leave the table, drop mutexinoutset ownership and release successors.
+ * Returns how many tasks were queued. */
+unsigned tomp_dep_complete(tomp_team_tasks_t *tt, tomp_xtask_t *x) TOMP_HIDDEN;
+/* Acquire all of x's mutexinoutset dependences, or park x on a holder and return false. */
+bool tomp_dep_mutex_acquire(tomp_xtask_t *x) TOMP_HIDDEN;
+void tomp_dep_table_free(tomp_pinfo_t *p) TOMP_HIDDEN;
+
+/* ---- taskgroups (taskgroup.c) ---------------------------------------------------------- */
+
+tomp_taskgroup_t *tomp_taskgroup_begin(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_taskgroup_end(tomp_thread_t *thr) TOMP_HIDDEN;
+/* innermost taskgroup a `cancel taskgroup` in the current task refers to */
+tomp_taskgroup_t *tomp_taskgroup_cancel_target(tomp_task_t *t) TOMP_HIDDEN;
+
+/* ---- task reductions (task_reduction.c) ------------------------------------------------ */
+
+void tomp_task_reduction_register(tomp_thread_t *thr, uintptr_t *data) TOMP_HIDDEN;
+void tomp_task_reduction_unregister(uintptr_t *data) TOMP_HIDDEN;
+void tomp_task_reduction_remap(tomp_thread_t *thr, size_t cnt, size_t cntorig,
+                               void **ptrs) TOMP_HIDDEN;
+/* parallel with reduction(task, ...): allocates for nthreads and makes tg hold data */
+void tomp_parallel_reduction_register(uintptr_t *data, unsigned nthreads,
+                                      tomp_taskgroup_t *tg) TOMP_HIDDEN;
+void tomp_ws_task_reduction_end(tomp_thread_t *thr, bool cancelled) TOMP_HIDDEN;
+
+/* ---- cancellation (cancel.c) ----------------------------------------------------------- */
+
+enum { TOMP_CK_PARALLEL = 1, TOMP_CK_WS = 2, TOMP_CK_TASKGROUP = 4 };
+bool tomp_cancel_activate(tomp_thread_t *thr, int kind) TOMP_HIDDEN;
+bool tomp_cancel_point(tomp_thread_t *thr, int kind) TOMP_HIDDEN;
+
+#endif

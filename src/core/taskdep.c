@@ -1,0 +1,223 @@
+/* Task dependences between sibling tasks.
+ *
+ * Each parent keeps a hash table from address to an entry holding two "groups" of its
+ * unfinished children that named the address: the current group and the one before it.
+ * A group is either one out/inout task, or any number of consecutive tasks of the same
+ * kind among in, mutexinoutset and inoutset.  A new task joins the current group when its
+ * kind allows, otherwise it starts a new group and the current one becomes the previous;
+ * either way it depends on the members of the previous group.  Older groups are forgotten:
+ * every member of the current group already depends on them, so ordering is transitive,
+ * and a group only empties after its predecessors finished.  Finished tasks unlink their
+ * nodes, so the table only references live tasks.
+ *
+ * mutexinoutset members additionally exclude each other: a task takes ownership of all its
+ * mutexinoutset entries at once when it is about to start, or is parked on the entry that
+ * is busy and re-queued when that entry is released (no hold-and-wait, so no deadlock).
+ *
+ * Everything here runs under the team's task lock.  Releasing successors is a loop over an
+ * array, never a recursion, so a chain of any length is fine. */
+#include <stdlib.h>
+
+#include "task.h"
+
+static inline void ompt_dependences(tomp_xtask_t *x, const tomp_depend_t *deps, size_t n) {
+  /* OMPT: ompt_callback_dependences(&x->t.task_data, ompt_dependence_t[n] built from deps
+   * (kind 1 in, 2 out, 3 inout, 4 mutexinoutset, 5 inoutset), n) */
+  (void)x, (void)deps, (void)n;
+}
+
+static inline void ompt_task_dependence(tomp_xtask_t *pred, tomp_xtask_t *succ) {
+  /* OMPT: ompt_callback_task_dependence(&pred->t.task_data, &succ->t.task_data) */
+  (void)pred, (void)succ;
+}
+
+typedef struct tomp_depent {
+  struct tomp_depent *hnext;
+  void *addr;
+  int kind;                   /* kind of the current group, 0 before any */
+  tomp_depnode_t *cur, *prev; /* the current and the previous group */
+  tomp_xtask_t *mowner;       /* mutexinoutset: the member running now */
+  tomp_xtask_t *mwait;        /* parked members, linked through lq.next */
+} tomp_depent_t;
+
+typedef struct tomp_deptab {
+  size_t nb, n;               /* buckets (power of two), entries */
+  tomp_depent_t **b;
+} tomp_deptab_t;
+
+static size_t bucket(const tomp_deptab_t *t, const void *addr) {
+  uint64_t v = (uint64_t)(uintptr_t)addr * 0x9E3779B97F4A7C15ull;
+  return (size_t)(v >> 32) & (t->nb - 1);
+}
+
+static bool idle(const tomp_depent_t *e) {
+  return !e->cur && !e->prev && !e->mowner && !e->mwait;
+}
+
+/* Double the table, dropping entries nobody references any more. */
+static void grow(tomp_deptab_t *t) {
+  size_t onb = t->nb;
+  tomp_depent_t **ob = t->b;
+  t->nb = onb * 2;
+  t->b = tomp_calloc(t->nb, sizeof *t->b);
+  t->n = 0;
+  for (size_t i = 0; i < onb; i++) {
+    tomp_depent_t *e = ob[i], *nx;
+    for (; e; e = nx) {
+      nx = e->hnext;
+      if (idle(e)) {
+        free(e);
+        continue;
+      }
+      size_t h = bucket(t, e->addr);
+      e->hnext = t->b[h];
+      t->b[h] = e;
+      t->n++;
+    }
+  }
+  free(ob);
+}
+
+static tomp_depent_t *lookup(tomp_pinfo_t *p, void *addr) {
+  tomp_deptab_t *t = p->deps;
+  if (!t) {
+    p->deps = t = tomp_calloc(1, sizeof *t);
+    t->nb = 16;
+    t->b = tomp_calloc(t->nb, sizeof *t->b);
+  }
+  size_t h = bucket(t, addr);
+  for (tomp_depent_t *e = t->b[h]; e; e = e->hnext)
+    if (e->addr == addr) return e;
+  if (t->n >= t->nb) {
+    grow(t);
+    h = bucket(t, addr);
+  }
+  tomp_depent_t *e = tomp_calloc(1, sizeof *e);
+  e->addr = addr;
+  e->hnext = t->b[h];
+  t->b[h] = e;
+  t->n++;
+  return e;
+}
+
+void tomp_dep_table_free(tomp_pinfo_t *p) {
+  tomp_deptab_t *t = p->deps;
+  if (!t) return;
+  for (size_t i = 0; i < t->nb; i++) {
+    tomp_depent_t *e = t->b[i], *nx;
+    for (; e; e = nx) {
+      nx = e->hnext;
+      free(e);
+    }
+  }
+  free(t->b);
+  free(t);
+  p->deps = NULL;
+}
+
+static void add_edge(tomp_xtask_t *pred, tomp_xtask_t *succ) {
+  if (pred->nsucc == pred->capsucc) {
+    uint32_t cap = pred->capsucc * 2;
+    tomp_xtask_t **a = tomp_malloc(cap * sizeof *a);
+    for (uint32_t i = 0; i < pred->nsucc; i++) a[i] = pred->succ[i];
+    if (pred->succ != pred->succ_inline) free(pred->succ);
+    pred->succ = a;
+    pred->capsucc = cap;
+  }
+  pred->succ[pred->nsucc++] = succ;
+  succ->npred++;
+  ompt_task_dependence(pred, succ);
+}
+
+static void push(tomp_depnode_t **head, tomp_depnode_t *n, uint8_t where) {
+  n->prev = NULL;
+  n->next = *head;
+  if (*head) (*head)->prev = n;
+  *head = n;
+  n->where = where;
+}
+
+static void unlink_node(tomp_depnode_t *n) {
+  tomp_depent_t *e = n->ent;
+  tomp_depnode_t **head = n->where == 1 ? &e->cur : &e->prev;
+  if (n->prev)
+    n->prev->next = n->next;
+  else
+    *head = n->next;
+  if (n->next) n->next->prev = n->prev;
+  n->next = n->prev = NULL;
+  n->where = 0;
+}
+
+void tomp_dep_register(tomp_pinfo_t *p, tomp_xtask_t *x, const tomp_depend_t *deps, size_t n) {
+  x->ndeps = (uint32_t)n;
+  ompt_dependences(x, deps, n);
+  for (size_t i = 0; i < n; i++) {
+    int kind = deps[i].kind == TOMP_DEP_INOUT ? TOMP_DEP_OUT : deps[i].kind;
+    tomp_depent_t *e = lookup(p, deps[i].addr);
+    tomp_depnode_t *nd = &x->deps[i];
+    nd->task = x;
+    nd->ent = e;
+    nd->kind = (uint8_t)kind;
+    nd->owned = 0;
+    if (kind == TOMP_DEP_MUTEXINOUTSET) x->has_mutex = 1;
+    if (kind == TOMP_DEP_OUT || e->kind != kind) {
+      for (tomp_depnode_t *q = e->prev; q; q = q->next) q->where = 0;
+      e->prev = e->cur;
+      for (tomp_depnode_t *q = e->prev; q; q = q->next) q->where = 2;
+      e->cur = NULL;
+      e->kind = kind;
+    }
+    push(&e->cur, nd, 1);
+    for (tomp_depnode_t *q = e->prev; q; q = q->next)
+      if (q->task != x) add_edge(q->task, x);
+  }
+}
+
+unsigned tomp_dep_complete(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
+  unsigned posted = 0;
+  for (uint32_t i = 0; i < x->ndeps; i++) {
+    tomp_depnode_t *nd = &x->deps[i];
+    if (nd->where) unlink_node(nd);
+    if (nd->owned) {
+      tomp_depent_t *e = nd->ent;
+      nd->owned = 0;
+      e->mowner = NULL;
+      tomp_xtask_t *w = e->mwait;
+      e->mwait = NULL;
+      while (w) {
+        tomp_xtask_t *next = w->lq.next;
+        w->lq.next = NULL;
+        posted += tomp_task_make_ready(tt, w);
+        w = next;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < x->nsucc; i++) {
+    tomp_xtask_t *s = x->succ[i];
+    if (--s->npred == 0) posted += tomp_task_make_ready(tt, s);
+  }
+  x->nsucc = 0;
+  return posted;
+}
+
+bool tomp_dep_mutex_acquire(tomp_xtask_t *x) {
+  for (uint32_t i = 0; i < x->ndeps; i++) {
+    tomp_depnode_t *nd = &x->deps[i];
+    if (nd->kind != TOMP_DEP_MUTEXINOUTSET) continue;
+    tomp_depent_t *e = nd->ent;
+    if (e->mowner && e->mowner != x) {
+      x->lq.next = e->mwait;
+      e->mwait = x;
+      tomp_store_rlx(&x->state, TOMP_XS_MUTEXWAIT);
+      return false;
+    }
+  }
+  for (uint32_t i = 0; i < x->ndeps; i++) {
+    tomp_depnode_t *nd = &x->deps[i];
+    if (nd->kind != TOMP_DEP_MUTEXINOUTSET || nd->ent->mowner == x) continue;
+    nd->ent->mowner = x;
+    nd->owned = 1;
+  }
+  return true;
+}

@@ -1,0 +1,187 @@
+/* GOMP tasking entry points: GOMP_task, taskwait, taskyield, taskgroups, task reductions,
+ * and the omp_* routines of the tasking module. */
+#include <stdlib.h>
+
+#include "gomp.h"
+#include "omp.h"
+#include "task.h"
+
+#define STACK_DEPS 16
+
+/* GCC's depend arrays: [n, nout, addr...] (out/inout first, then in), or, when the first
+ * word is 0, [0, n, nout, nmutexinoutset, nin, addr...] followed by the depobj entries,
+ * each pointing to an omp_depend_t {address, kind}.  Returns the number of dependences;
+ * *out is buf or a heap array the caller frees. */
+static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **out) {
+  size_t n, nout, nmutex = 0, nin;
+  void **a;
+  if ((uintptr_t)depend[0]) {
+    n = (uintptr_t)depend[0];
+    nout = (uintptr_t)depend[1];
+    nin = n - nout;
+    a = depend + 2;
+  } else {
+    n = (uintptr_t)depend[1];
+    nout = (uintptr_t)depend[2];
+    nmutex = (uintptr_t)depend[3];
+    nin = (uintptr_t)depend[4];
+    a = depend + 5;
+  }
+  tomp_depend_t *d = n <= STACK_DEPS ? buf : tomp_malloc(n * sizeof *d);
+  for (size_t i = 0; i < n; i++) {
+    if (i < nout) {
+      d[i].addr = a[i];
+      d[i].kind = TOMP_DEP_OUT;
+    } else if (i < nout + nmutex) {
+      d[i].addr = a[i];
+      d[i].kind = TOMP_DEP_MUTEXINOUTSET;
+    } else if (i < nout + nmutex + nin) {
+      d[i].addr = a[i];
+      d[i].kind = TOMP_DEP_IN;
+    } else {
+      void **obj = a[i];
+      uintptr_t k = (uintptr_t)obj[1];
+      d[i].addr = obj[0];
+      if (k >= TOMP_DEP_IN && k <= TOMP_DEP_INOUTSET) {
+        d[i].kind = (int)k;
+      } else {
+        tomp_warn("depend(depobj): the depend object at %p is not initialised (kind %lu); "
+                  "treating it as inout",
+                  (void *)obj, (unsigned long)k);
+        d[i].kind = TOMP_DEP_INOUT;
+      }
+    }
+  }
+  *out = d;
+  return n;
+}
+
+TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                           long arg_size, long arg_align, bool if_clause, unsigned flags,
+                           void **depend, int priority, void *detach) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  /* no new tasks once the region or the taskgroup is cancelled */
+  if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
+  tomp_task_spec_t s = {0};
+  s.fn = fn;
+  s.data = data;
+  s.cpyfn = cpyfn;
+  s.arg_size = arg_size > 0 ? (size_t)arg_size : 0;
+  s.arg_align = arg_align > 0 ? (size_t)arg_align : 1;
+  s.flags = (if_clause ? 0 : TOMP_TF_UNDEFERRED) |
+            ((flags & GOMP_TASK_FLAG_UNTIED) ? TOMP_TF_UNTIED : 0) |
+            ((flags & GOMP_TASK_FLAG_FINAL) ? TOMP_TF_FINAL : 0) |
+            ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
+  if (flags & GOMP_TASK_FLAG_PRIORITY) {
+    int max = tomp_g.max_task_priority;
+    s.priority = priority < 0 ? 0 : priority > max ? max : priority;
+  }
+  if (flags & GOMP_TASK_FLAG_DETACH) s.detach = detach;
+  tomp_depend_t buf[STACK_DEPS], *d = NULL;
+  if ((flags & GOMP_TASK_FLAG_DEPEND) && depend) {
+    s.ndeps = parse_depend(depend, buf, &d);
+    s.deps = d;
+  }
+  tomp_task_create(thr, &s);
+  if (d && d != buf) free(d);
+}
+
+TOMP_EXPORT void GOMP_taskwait(void) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_taskwait(thr);
+}
+
+TOMP_EXPORT void GOMP_taskwait_depend(void **depend) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  if (!depend) return;
+  tomp_depend_t buf[STACK_DEPS], *d;
+  size_t n = parse_depend(depend, buf, &d);
+  tomp_taskwait_deps(thr, d, n);
+  if (d != buf) free(d);
+}
+
+TOMP_EXPORT void GOMP_taskyield(void) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_taskyield(thr);
+}
+
+TOMP_EXPORT void GOMP_taskgroup_start(void) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_taskgroup_begin(thr);
+}
+
+TOMP_EXPORT void GOMP_taskgroup_end(void) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_taskgroup_end(thr);
+}
+
+TOMP_EXPORT void GOMP_taskgroup_reduction_register(uintptr_t *data) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_task_reduction_register(thr, data);
+}
+
+TOMP_EXPORT void GOMP_taskgroup_reduction_unregister(uintptr_t *data) {
+  TOMP_ENTRY(tomp_thread());
+  tomp_task_reduction_unregister(data);
+}
+
+TOMP_EXPORT void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_task_reduction_remap(thr, cnt, cntorig, ptrs);
+}
+
+TOMP_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_ws_task_reduction_end(thr, cancelled);
+}
+
+/* parallel with reduction(task, ...): data's first word is the reductions array.  Every
+ * implicit task starts inside one taskgroup that holds the registration; the caller
+ * combines the nthreads private copies (we return nthreads) and unregisters. */
+struct par_red {
+  uintptr_t *rdata;
+  tomp_taskgroup_t *tg;
+};
+
+static void par_red_prep(tomp_team_t *team, void *arg) {
+  struct par_red *pr = arg;
+  tomp_parallel_reduction_register(pr->rdata, team->nthreads, pr->tg);
+  pr->tg->owner = &team->implicit[0];
+  for (unsigned i = 0; i < team->nthreads; i++) team->implicit[i].taskgroup = pr->tg;
+}
+
+TOMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+                                              unsigned flags) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_taskgroup_t tg = {0};
+  struct par_red pr = {*(uintptr_t **)data, &tg};
+  unsigned n = tomp_team_size(thr, num_threads, true);
+  tomp_fork(fn, data, n, flags & GOMP_PARALLEL_BIND_MASK, par_red_prep, &pr);
+  n = thr->team->nthreads;
+  fn(data);
+  tomp_join();
+  return n;
+}
+
+/* ---- omp_* routines -------------------------------------------------------------------- */
+
+TOMP_EXPORT int omp_in_final(void) {
+  tomp_task_t *t = tomp_thread()->task;
+  return t && t->in_final;
+}
+
+TOMP_EXPORT int omp_get_max_task_priority(void) { return tomp_g.max_task_priority; }
+
+TOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event) {
+  tomp_task_fulfill((void *)(uintptr_t)event);
+}
