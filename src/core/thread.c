@@ -35,6 +35,7 @@ static void init_thread_desc(tomp_thread_t *t, int ompt_type) {
 static tomp_thread_t *make_initial(void) {
   tomp_thread_t *t = tomp_malloc(sizeof *t);
   init_thread_desc(t, 1 /* ompt_thread_initial */);
+  t->place = tomp_affinity_initial_place();
   t->pthread = pthread_self();
   tomp_task_t *it = &t->initial_task;
   it->icv = tomp_g.icv;
@@ -80,7 +81,7 @@ static void *worker_main(void *arg) {
     }
     tomp_store_rlx(&t->go, GO_BUSY);
     tomp_team_t *team = t->next_team;
-    if (!team) break; /* shutdown */
+    if (!team) break; /* ended by tomp_pool_release_idle */
     t->team = team;
     t->tid = t->next_tid;
     t->task = &team->implicit[t->tid];
@@ -95,6 +96,8 @@ static void *worker_main(void *arg) {
     tomp_set_state(t, ompt_state_idle, 0);
     tomp_store_rel(&t->go, GO_IDLE);
   }
+  __atomic_sub_fetch(&tomp_nthreads_live, 1, __ATOMIC_RELAXED);
+  free(t);
   return NULL;
 }
 
@@ -177,6 +180,29 @@ void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (
   t->fn = fn;
   t->fn_data = data;
   if (tomp_xchg(&t->go, GO_WORK) == GO_SLEEP) tomp_futex_wake(&t->go, 1);
+}
+
+/* omp_pause_resource(omp_pause_hard): return the workers the caller's cached teams keep
+ * parked, then end every worker in the pool.  Only outside any region of the caller; workers
+ * other initial threads hold stay.  Later regions start new workers. */
+void tomp_pool_release_idle(tomp_thread_t *thr) {
+  size_t ncache = sizeof thr->team_cache / sizeof thr->team_cache[0];
+  for (size_t d = 0; d < ncache; d++) {
+    tomp_team_t *team = thr->team_cache[d];
+    if (!team) continue;
+    while (team->nreserved > 0) tomp_worker_put(team->threads[team->nreserved--]);
+  }
+  tomp_mutex_lock(&pool_lock);
+  tomp_thread_t *list = pool_head;
+  pool_head = NULL;
+  tomp_mutex_unlock(&pool_lock);
+  while (list) {
+    tomp_thread_t *w = list;
+    list = w->pool_next;
+    tomp_worker_wait_idle(w);
+    /* w frees itself once it sees the NULL team */
+    tomp_worker_start(w, NULL, 0, NULL, NULL);
+  }
 }
 
 /* After fork() in a child process only the forking thread exists: forget every worker so
