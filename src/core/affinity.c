@@ -462,7 +462,7 @@ bool tomp_places_parse(const char *var, const char *value) {
       if (strlen(anames[i].name) == wl && !strncasecmp(w, anames[i].name, wl)) lvl = anames[i].lvl;
     if (lvl < 0) {
       tomp_warn("%s='%s': unknown place name (expected threads, cores, ll_caches, "
-                "numa_domains, sockets or an explicit list); using no places",
+                "numa_domains, sockets or an explicit list); ignored",
                 var, value);
       return false;
     }
@@ -471,14 +471,14 @@ bool tomp_places_parse(const char *var, const char *value) {
       want = num(&c, false);
       if (c.bad || want < 1 || !eat(&c, ')')) {
         tomp_warn("%s='%s': the number of places must be a positive integer in parentheses; "
-                  "using no places",
+                  "ignored",
                   var, value);
         return false;
       }
     }
     skip_ws(&c);
     if (*c.s) {
-      tomp_warn("%s='%s': unexpected text after the place name; using no places", var, value);
+      tomp_warn("%s='%s': unexpected text after the place name; ignored", var, value);
       return false;
     }
     places_at_level(&pv, lvl);
@@ -494,11 +494,11 @@ bool tomp_places_parse(const char *var, const char *value) {
   }
   if (!parse_explicit(&c, &pv)) {
     placevec_free(&pv);
-    tomp_warn("%s='%s' is not a valid place list; using no places", var, value);
+    tomp_warn("%s='%s' is not a valid place list; ignored", var, value);
     return false;
   }
   if (install(&pv) == 0) {
-    tomp_warn("%s='%s' names no CPU this process may run on; using no places", var, value);
+    tomp_warn("%s='%s' names no CPU this process may run on; ignored", var, value);
     return false;
   }
   return true;
