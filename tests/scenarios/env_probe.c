@@ -10,6 +10,7 @@
 
 static size_t worker_stack;
 static int inner_max[2];
+static int team_size;
 static int cpu_ok = 1;
 
 /* The thread's CPU mask must equal its place's processors when it has a place. */
@@ -64,9 +65,11 @@ int main(int argc, char **argv) {
       }
     }
     inner_max[omp_get_thread_num()] = omp_get_max_threads();
+    if (omp_get_thread_num() == 0) team_size = omp_get_num_threads();
   }
   printf("level1_max_threads=%d\n", inner_max[0]);
-  printf("worker_stack_at_least_8M=%d\n", worker_stack >= 8u << 20);
+  /* -1: no worker to look at (dynamic adjustment gave a team of one) */
+  printf("worker_stack_at_least_32M=%d\n", team_size > 1 ? worker_stack >= 32u << 20 : -1);
   printf("bound_ok=%d\n", cpu_ok);
   if (argc > 1 && !strcmp(argv[1], "display")) omp_display_env(argc > 2);
   return 0;
