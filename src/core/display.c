@@ -268,7 +268,7 @@ static const char *bind_name(unsigned b) {
   switch (b) {
   case TOMP_BIND_FALSE: return "FALSE";
   case TOMP_BIND_TRUE: return "TRUE";
-  case TOMP_BIND_PRIMARY: return "PRIMARY";
+  case TOMP_BIND_PRIMARY: return "MASTER"; /* libgomp 12 still prints the 4.x name */
   case TOMP_BIND_CLOSE: return "CLOSE";
   case TOMP_BIND_SPREAD: return "SPREAD";
   default: return "?";
