@@ -45,7 +45,7 @@ t=$(tomp OMP_DISPLAY_ENV=verbose GOMP_SPINCOUNT=10k | grep GOMP_SPINCOUNT)
 [ "$t" = "  GOMP_SPINCOUNT = '10000'" ] || fail "GOMP_SPINCOUNT=10k shown as $t"
 
 # the probe's explicit omp_display_env call: one more block, on stderr
-t=$(env LD_LIBRARY_PATH="$B/lib" "$probe" display 2>&1 >/dev/null | grep -c 'DISPLAY ENVIRONMENT BEGIN')
+t=$(env LD_LIBRARY_PATH="$B/lib" ${SANLIB:+LD_PRELOAD="$SANLIB"} "$probe" display 2>&1 >/dev/null | grep -c 'DISPLAY ENVIRONMENT BEGIN')
 [ "$t" = 1 ] || fail "omp_display_env printed $t blocks"
 
 # OMP_DISPLAY_AFFINITY: two threads in the probe's region, format applied

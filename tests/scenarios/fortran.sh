@@ -116,7 +116,7 @@ program routines
   fmt = 'lvl=%L'
   n = omp_capture_affinity(buf, trim(fmt))
   call check(n == 5 .and. buf == 'lvl=0', 'capture_affinity')
-  !$omp parallel num_threads(2)
+  !$omp parallel num_threads(2) private(buf)
   nums(omp_get_thread_num() + 1) = omp_capture_affinity(buf, '')
   !$omp end parallel
   call check(nums(1) == 4 .and. nums(2) == 4, 'capture with the default format')
@@ -168,7 +168,7 @@ gfortran -fopenmp -cpp $locks -O1 "$src" -o "$exe"
 echo "== libgomp"
 "$exe"
 echo "== tomp"
-LD_LIBRARY_PATH=$B/lib ${SANLIB:+LD_PRELOAD="$SANLIB"} "$exe" 2>"$OUT/fortran.err"
+env LD_LIBRARY_PATH="$B/lib" ${SANLIB:+LD_PRELOAD="$SANLIB"} "$exe" 2>"$OUT/fortran.err"
 cat "$OUT/fortran.err"
 # the Fortran program must not trigger any runtime message
 if [ -s "$OUT/fortran.err" ]; then echo "unexpected messages"; exit 1; fi
