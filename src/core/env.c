@@ -3,9 +3,17 @@
  * Every variable gets its default first; a value is applied only if it parses completely.
  * A malformed value (empty, not a number, negative, out of range, trailing text, unknown
  * keyword, bad list) produces exactly one line naming the variable, the value and the
- * default kept.  libgomp ignores most bad values silently or half-applies them (it takes the
- * prefix of "4abc"); tomp refuses the whole value, loudly, on purpose: a typo in a job
- * script should not silently change how many threads run.
+ * default kept (tests/scenarios/env_bad.sh checks 200 such values).
+ *
+ * Compared with libgomp 12 (checked by running the same values on it): libgomp also
+ * rejects most of these, but prints a blank line plus "Invalid value for environment
+ * variable X" without the value or the default; tomp differs in that it also refuses
+ * OMP_SCHEDULE chunk 0 (libgomp takes it silently), validates OMP_AFFINITY_FORMAT at
+ * start-up (libgomp accepts anything and aborts when a bad field is displayed), prints one
+ * line, not two, for a place list naming no usable CPU, warns when OMP_PLACES=name(n) asks
+ * for more places than exist, and treats a >16-level OMP_NUM_THREADS/OMP_PROC_BIND list as
+ * its first 16 levels (with a warning).  OMP_DISPLAY_ENV prints libgomp's keys in libgomp's
+ * order (env_display.sh compares them); GOMP_SPINCOUNT's default differs (tomp's own).
  *
  * OMP_TOOL, OMP_TOOL_LIBRARIES and OMP_TOOL_VERBOSE_INIT belong to the OMPT layer,
  * OMP_ALLOCATOR to the allocator module; they are not read here. */
