@@ -201,8 +201,8 @@ extern int omp_target_memcpy(void *, const void *, __SIZE_TYPE__, __SIZE_TYPE__,
                              int, int) __TOMP_NOTHROW;
 extern int omp_target_memcpy_rect(void *, const void *, __SIZE_TYPE__, int, const __SIZE_TYPE__ *,
                                   const __SIZE_TYPE__ *, const __SIZE_TYPE__ *,
-                                  const __SIZE_TYPE__ *, const __SIZE_TYPE__ *,
-                                  const __SIZE_TYPE__ *, int, int) __TOMP_NOTHROW;
+                                  const __SIZE_TYPE__ *, const __SIZE_TYPE__ *, int,
+                                  int) __TOMP_NOTHROW;
 extern int omp_target_associate_ptr(const void *, const void *, __SIZE_TYPE__, __SIZE_TYPE__,
                                     int) __TOMP_NOTHROW;
 extern int omp_target_disassociate_ptr(const void *, int) __TOMP_NOTHROW;

@@ -1,13 +1,445 @@
-/* Environment variables.  Placeholder until the environment module lands. */
-#include "internal.h"
+/* Environment variables: read once at start-up into tomp_g and the initial task's ICVs.
+ *
+ * Every variable gets its default first; a value is applied only if it parses completely.
+ * A malformed value (empty, not a number, negative, out of range, trailing text, unknown
+ * keyword, bad list) produces exactly one line naming the variable, the value and the
+ * default kept (tests/scenarios/env_bad.sh checks 200 such values).
+ *
+ * Compared with libgomp 12 (checked by running the same values on it): libgomp also
+ * rejects most of these, but prints a blank line plus "Invalid value for environment
+ * variable X" without the value or the default; tomp differs in that it also refuses
+ * OMP_SCHEDULE chunk 0 (libgomp takes it silently), validates OMP_AFFINITY_FORMAT at
+ * start-up (libgomp accepts anything and aborts when a bad field is displayed), prints one
+ * line, not two, for a place list naming no usable CPU, warns when OMP_PLACES=name(n) asks
+ * for more places than exist, and treats a >16-level OMP_NUM_THREADS/OMP_PROC_BIND list as
+ * its first 16 levels (with a warning).  OMP_DISPLAY_ENV prints libgomp's keys in libgomp's
+ * order (env_display.sh compares them); GOMP_SPINCOUNT's default differs (tomp's own).
+ *
+ * OMP_TOOL, OMP_TOOL_LIBRARIES and OMP_TOOL_VERBOSE_INIT belong to the OMPT layer,
+ * OMP_ALLOCATOR to the allocator module; they are not read here. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "affinity.h"
+
+int tomp_env_display;
+unsigned long tomp_env_spin_count_shown;
+
+/* ---- small parsers: all take the whole value (surrounding blanks allowed) ---------------- */
+
+static const char *skip_blank(const char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  return s;
+}
+
+static bool at_end(const char *s) { return *skip_blank(s) == 0; }
+
+/* Unsigned decimal at *sp (no sign), advancing it; false on no digits or > max. */
+static bool scan_ulong(const char **sp, unsigned long max, unsigned long *out) {
+  const char *s = skip_blank(*sp);
+  if (!isdigit((unsigned char)*s)) return false;
+  unsigned long v = 0;
+  while (isdigit((unsigned char)*s)) {
+    unsigned d = (unsigned)(*s++ - '0');
+    if (v > (max - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  *sp = s;
+  *out = v;
+  return true;
+}
+
+static bool parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out) {
+  unsigned long v;
+  if (!scan_ulong(&s, max, &v) || !at_end(s) || v < min) return false;
+  *out = v;
+  return true;
+}
+
+/* Case-insensitive match of a whole word, blanks around allowed; advances *sp. */
+static bool scan_word(const char **sp, const char *w) {
+  const char *s = skip_blank(*sp);
+  size_t n = strlen(w);
+  if (strncasecmp(s, w, n)) return false;
+  if (isalnum((unsigned char)s[n]) || s[n] == '_') return false;
+  *sp = skip_blank(s + n);
+  return true;
+}
+
+static bool is_word(const char *s, const char *w) { return scan_word(&s, w) && *s == 0; }
+
+static bool parse_bool(const char *s, bool *out) {
+  if (is_word(s, "true")) *out = true;
+  else if (is_word(s, "false")) *out = false;
+  else return false;
+  return true;
+}
+
+static const char *getenv_set(const char *name) { return getenv(name); }
+
+/* ---- one function per variable --------------------------------------------------------- */
+
+static void env_bool(const char *name, int *dst) {
+  const char *v = getenv_set(name);
+  bool b;
+  if (!v) return;
+  if (parse_bool(v, &b)) *dst = b;
+  else tomp_warn("%s='%s' is not true or false; using the default (%s)", name, v,
+                 *dst ? "true" : "false");
+}
+
+/* A non-negative (min 0) or positive (min 1) integer up to INT_MAX. */
+static bool env_int(const char *name, unsigned long min, long *dst) {
+  const char *v = getenv_set(name);
+  unsigned long x;
+  if (!v) return false;
+  if (parse_ulong(v, min, INT_MAX, &x)) {
+    *dst = (long)x;
+    return true;
+  }
+  tomp_warn("%s='%s' is not a %s integer (at most %d); using the default (%ld)", name, v,
+            min ? "positive" : "non-negative", INT_MAX, *dst);
+  return false;
+}
+
+static int env_num_threads(void) {
+  const char *v = getenv_set("OMP_NUM_THREADS");
+  if (!v) return 0;
+  unsigned list[16];
+  unsigned n = 0;
+  const char *s = v;
+  bool ok = true, truncated = false;
+  for (;;) {
+    unsigned long x;
+    if (!scan_ulong(&s, INT_MAX, &x) || x == 0) {
+      ok = false;
+      break;
+    }
+    if (n < 16) list[n++] = (unsigned)x;
+    else truncated = true;
+    s = skip_blank(s);
+    if (*s == ',') {
+      s++;
+      continue;
+    }
+    ok = *s == 0;
+    break;
+  }
+  if (!ok) {
+    tomp_warn("OMP_NUM_THREADS='%s' is not a positive integer list; using the default (%u)", v,
+              tomp_g.nthreads_list[0]);
+    return 0;
+  }
+  if (truncated)
+    tomp_warn("OMP_NUM_THREADS='%s' has more than 16 levels; tomp uses the first 16", v);
+  memcpy(tomp_g.nthreads_list, list, n * sizeof list[0]);
+  tomp_g.nthreads_list_len = n;
+  tomp_g.icv.nthreads = list[0];
+  return (int)n;
+}
+
+static void env_schedule(void) {
+  const char *v = getenv_set("OMP_SCHEDULE");
+  if (!v) return;
+  const char *s = v;
+  int mod = 0; /* 1 monotonic, 2 nonmonotonic */
+  const char *t = s;
+  if (scan_word(&t, "monotonic") && *t == ':') {
+    mod = 1;
+    s = t + 1;
+  } else if (t = s, scan_word(&t, "nonmonotonic") && *t == ':') {
+    mod = 2;
+    s = t + 1;
+  }
+  int kind = 0;
+  static const char *const kinds[] = {NULL, "static", "dynamic", "guided", "auto"};
+  for (int k = 1; k <= 4 && !kind; k++) {
+    t = s;
+    if (scan_word(&t, kinds[k])) {
+      kind = k;
+      s = t;
+    }
+  }
+  unsigned long chunk = 0;
+  bool ok = kind != 0;
+  bool have_chunk = false;
+  if (ok && *s == ',') {
+    s++;
+    ok = scan_ulong(&s, INT_MAX, &chunk) && chunk > 0;
+    have_chunk = true;
+  }
+  if (ok) ok = at_end(s);
+  if (!ok) {
+    tomp_warn("OMP_SCHEDULE='%s' is not [monotonic:|nonmonotonic:]static|dynamic|guided|auto"
+              "[,positive chunk]; using the default (dynamic,1)",
+              v);
+    return;
+  }
+  if (!have_chunk) chunk = kind == TOMP_SCHED_STATIC ? 0 : 1;
+  int sched = kind;
+  /* static is monotonic whatever the modifier says (as in libgomp) */
+  if (mod == 1 || kind == TOMP_SCHED_STATIC) sched |= (int)TOMP_SCHED_MONOTONIC;
+  tomp_g.icv.run_sched = sched;
+  tomp_g.icv.run_sched_chunk = (int)chunk;
+}
+
+static int env_proc_bind(bool *given) {
+  const char *v = getenv_set("OMP_PROC_BIND");
+  *given = false;
+  if (!v) return 0;
+  bool b;
+  if (parse_bool(v, &b)) {
+    *given = true;
+    tomp_g.icv.bind = b ? TOMP_BIND_TRUE : TOMP_BIND_FALSE;
+    tomp_g.bind_list[0] = tomp_g.icv.bind;
+    tomp_g.bind_list_len = 1;
+    return 1;
+  }
+  unsigned char list[16];
+  unsigned n = 0;
+  const char *s = v;
+  bool ok = true, truncated = false;
+  for (;;) {
+    int k;
+    if (scan_word(&s, "primary") || scan_word(&s, "master")) k = TOMP_BIND_PRIMARY;
+    else if (scan_word(&s, "close")) k = TOMP_BIND_CLOSE;
+    else if (scan_word(&s, "spread")) k = TOMP_BIND_SPREAD;
+    else {
+      ok = false;
+      break;
+    }
+    if (n < 16) list[n++] = (unsigned char)k;
+    else truncated = true;
+    if (*s == ',') {
+      s++;
+      continue;
+    }
+    ok = *s == 0;
+    break;
+  }
+  if (!ok) {
+    tomp_warn("OMP_PROC_BIND='%s' is not true, false or a list of primary, close, spread; "
+              "using the default (false)",
+              v);
+    return 0;
+  }
+  if (truncated) tomp_warn("OMP_PROC_BIND='%s' has more than 16 levels; tomp uses the first 16", v);
+  *given = true;
+  memcpy(tomp_g.bind_list, list, n);
+  tomp_g.bind_list_len = n;
+  tomp_g.icv.bind = list[0];
+  return (int)n;
+}
+
+/* number[B|K|M|G], unit K when absent */
+static void env_stacksize(void) {
+  const char *name = "OMP_STACKSIZE";
+  const char *v = getenv_set(name);
+  if (!v) {
+    name = "GOMP_STACKSIZE";
+    v = getenv_set(name);
+  }
+  if (!v) return;
+  const char *s = v;
+  unsigned long x;
+  bool ok = scan_ulong(&s, ULONG_MAX, &x) && x > 0;
+  unsigned shift = 10;
+  if (ok) {
+    s = skip_blank(s);
+    switch (*s) {
+    case 'b': case 'B': shift = 0; s++; break;
+    case 'k': case 'K': shift = 10; s++; break;
+    case 'm': case 'M': shift = 20; s++; break;
+    case 'g': case 'G': shift = 30; s++; break;
+    default: break;
+    }
+    ok = at_end(s) && x <= (SIZE_MAX >> shift);
+  }
+  if (!ok) {
+    tomp_warn("%s='%s' is not a positive size (number with optional B, K, M or G suffix); "
+              "using the default (system default stack)",
+              name, v);
+    return;
+  }
+  tomp_g.stacksize = (size_t)x << shift;
+}
+
+#define SPIN_ACTIVE 30000000000ul /* practically forever */
+#define SPIN_OVERSUB_ACTIVE 1000ul
+
+static void env_wait_policy(void) {
+  const char *v = getenv_set("OMP_WAIT_POLICY");
+  if (v) {
+    if (is_word(v, "active")) {
+      tomp_g.wait_policy = 1;
+      tomp_spin_count = SPIN_ACTIVE;
+      /* spinning forever while our CPU is what the awaited thread needs helps nobody */
+      tomp_spin_count_oversub = SPIN_OVERSUB_ACTIVE;
+    } else if (is_word(v, "passive")) {
+      tomp_g.wait_policy = 0;
+      tomp_spin_count = 0;
+      tomp_spin_count_oversub = 0;
+    } else {
+      tomp_warn("OMP_WAIT_POLICY='%s' is not active or passive; using the default (spin %lu "
+                "polls, then sleep)",
+                v, tomp_spin_count);
+    }
+  }
+  /* GOMP_SPINCOUNT overrides the policy's spin budget (libgomp's rule) */
+  v = getenv_set("GOMP_SPINCOUNT");
+  if (!v) return;
+  unsigned long x;
+  if (is_word(v, "infinite") || is_word(v, "infinity")) {
+    x = ULONG_MAX;
+  } else {
+    const char *s = v;
+    bool ok = scan_ulong(&s, ULONG_MAX, &x);
+    if (ok) {
+      s = skip_blank(s);
+      unsigned long mul = 1;
+      switch (*s) {
+      case 'k': case 'K': mul = 1000ul; s++; break;
+      case 'm': case 'M': mul = 1000000ul; s++; break;
+      case 'g': case 'G': mul = 1000000000ul; s++; break;
+      case 't': case 'T': mul = 1000000000000ul; s++; break;
+      default: break;
+      }
+      ok = at_end(s) && x <= ULONG_MAX / mul;
+      x *= mul;
+    }
+    if (!ok) {
+      tomp_warn("GOMP_SPINCOUNT='%s' is not a non-negative count (optional k, M, G, T suffix) or "
+                "infinite; using the default (%lu)",
+                v, tomp_spin_count);
+      return;
+    }
+  }
+  tomp_spin_count = x;
+  if (tomp_spin_count_oversub > x) tomp_spin_count_oversub = x;
+}
+
+static void env_display_env(void) {
+  const char *v = getenv_set("OMP_DISPLAY_ENV");
+  if (!v) return;
+  bool b;
+  if (parse_bool(v, &b)) tomp_env_display = b;
+  else if (is_word(v, "verbose")) tomp_env_display = 2;
+  else tomp_warn("OMP_DISPLAY_ENV='%s' is not true, false or verbose; using the default (false)", v);
+}
+
+bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
+
+static void env_affinity_format(void) {
+  const char *v = getenv_set("OMP_AFFINITY_FORMAT");
+  if (!v) return;
+  if (!*v || !tomp_affinity_format_valid(v)) {
+    tomp_warn("OMP_AFFINITY_FORMAT='%s' is %s; using the default ('%s')", v,
+              *v ? "not a valid format (unknown %-field)" : "empty", tomp_default_affinity_format);
+    return;
+  }
+  free(tomp_g.affinity_format);
+  tomp_g.affinity_format = strdup(v);
+  if (!tomp_g.affinity_format) tomp_fatal("out of memory");
+}
 
 void tomp_env_init(void) {
+  /* defaults */
   tomp_g.icv.nthreads = tomp_num_procs;
   tomp_g.icv.thread_limit = ~0u >> 1;
   tomp_g.icv.max_active_levels = 1;
   tomp_g.icv.run_sched = TOMP_SCHED_DYNAMIC;
   tomp_g.icv.run_sched_chunk = 1;
+  tomp_g.icv.default_device = 0;
+  tomp_g.icv.dyn = 0;
+  tomp_g.icv.bind = TOMP_BIND_FALSE;
   tomp_g.nthreads_list[0] = tomp_num_procs;
   tomp_g.nthreads_list_len = 1;
+  tomp_g.bind_list[0] = TOMP_BIND_FALSE;
+  tomp_g.bind_list_len = 1;
+  tomp_g.stacksize = 0;
   tomp_g.wait_policy = -1;
+  tomp_g.cancellation = 0;
+  tomp_g.max_task_priority = 0;
+  tomp_g.display_affinity = 0;
+  tomp_g.num_teams = 0;
+  tomp_g.teams_thread_limit = 0;
+  tomp_g.affinity_format = strdup(tomp_default_affinity_format);
+  if (!tomp_g.affinity_format) tomp_fatal("out of memory");
+
+  int dyn = 0;
+  env_bool("OMP_DYNAMIC", &dyn);
+  tomp_g.icv.dyn = (unsigned char)dyn;
+
+  int nlist = env_num_threads();
+  env_schedule();
+
+  long l = (long)tomp_g.icv.thread_limit;
+  if (env_int("OMP_THREAD_LIMIT", 1, &l)) tomp_g.icv.thread_limit = (unsigned)l;
+
+  /* max-active-levels: OMP_MAX_ACTIVE_LEVELS, else OMP_NESTED, else a nested list */
+  int nested = -1;
+  {
+    const char *v = getenv_set("OMP_NESTED");
+    bool b;
+    if (v) {
+      if (parse_bool(v, &b)) nested = b;
+      else tomp_warn("OMP_NESTED='%s' is not true or false; using the default (false)", v);
+    }
+  }
+  bool bind_given;
+  int blist = env_proc_bind(&bind_given);
+  l = 1;
+  if (env_int("OMP_MAX_ACTIVE_LEVELS", 0, &l)) {
+    tomp_g.icv.max_active_levels =
+        l > (long)TOMP_SUPPORTED_ACTIVE_LEVELS ? TOMP_SUPPORTED_ACTIVE_LEVELS : (unsigned)l;
+  } else if (nested >= 0) {
+    tomp_g.icv.max_active_levels = nested ? TOMP_SUPPORTED_ACTIVE_LEVELS : 1;
+  } else if (nlist > 1 || blist > 1) {
+    tomp_g.icv.max_active_levels = TOMP_SUPPORTED_ACTIVE_LEVELS;
+  }
+
+  env_stacksize();
+  env_wait_policy();
+  tomp_env_spin_count_shown = tomp_spin_count;
+
+  int canc = 0;
+  env_bool("OMP_CANCELLATION", &canc);
+  tomp_g.cancellation = canc;
+
+  l = 0;
+  if (env_int("OMP_DEFAULT_DEVICE", 0, &l)) tomp_g.icv.default_device = (int)l;
+  l = 0;
+  if (env_int("OMP_MAX_TASK_PRIORITY", 0, &l)) tomp_g.max_task_priority = (int)l;
+  l = 0;
+  if (env_int("OMP_NUM_TEAMS", 1, &l)) tomp_g.num_teams = (int)l;
+  l = 0;
+  if (env_int("OMP_TEAMS_THREAD_LIMIT", 1, &l)) tomp_g.teams_thread_limit = (int)l;
+
+  int da = 0;
+  env_bool("OMP_DISPLAY_AFFINITY", &da);
+  tomp_g.display_affinity = da;
+  env_affinity_format();
+
+  /* Places: OMP_PLACES turns binding on unless OMP_PROC_BIND says false; OMP_PROC_BIND
+   * alone binds to one place per hardware thread. */
+  const char *pl = getenv_set("OMP_PLACES");
+  bool bind_off = bind_given && tomp_g.icv.bind == TOMP_BIND_FALSE;
+  if (pl && tomp_places_parse("OMP_PLACES", pl)) {
+    if (!bind_given) {
+      tomp_g.icv.bind = TOMP_BIND_TRUE;
+      tomp_g.bind_list[0] = TOMP_BIND_TRUE;
+    }
+  } else if (bind_given && !bind_off) {
+    tomp_places_default();
+  }
+  if (bind_off) tomp_places_clear();
+  if (tomp_g.icv.bind != TOMP_BIND_FALSE) tomp_affinity_bind_initial();
+
+  env_display_env();
+  if (tomp_env_display) tomp_display_env_print(tomp_env_display == 2);
 }

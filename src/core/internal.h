@@ -160,6 +160,9 @@ typedef struct tomp_team {
   int ompt_flags;
   /* Team-wide scratch for the front-end (copyprivate, reductions) */
   void *volatile scratch;
+  /* env/affinity: the team's placement, fixed by the master before workers start */
+  int place_master;             /* place of thread 0 (-1: the team is not bound) */
+  unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */
 } tomp_team_t;
 
 /* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is set by
@@ -269,6 +272,12 @@ void *tomp_calloc(size_t n, size_t sz) TOMP_HIDDEN;
 /* Affinity (affinity.c) */
 void tomp_affinity_init(void) TOMP_HIDDEN;
 void tomp_bind_thread(tomp_thread_t *thr, tomp_team_t *team, unsigned bind) TOMP_HIDDEN;
+/* env/affinity: the master fixes the team's placement before any worker starts (then every
+ * thread, master included, calls tomp_bind_thread after entering the team); the place a
+ * new initial thread records (the main thread's start-up binding, else -1); hard pause. */
+void tomp_affinity_team(tomp_thread_t *thr, tomp_team_t *team, unsigned bind) TOMP_HIDDEN;
+int tomp_affinity_initial_place(void) TOMP_HIDDEN;
+void tomp_pool_release_idle(tomp_thread_t *thr) TOMP_HIDDEN; /* thread.c */
 
 /* ---- OMPT hooks ------------------------------------------------------------------------ */
 

@@ -131,7 +131,10 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
 
   tomp_icv_t icv;
   child_icv(&icv, &ptask->icv);
-  if (bind) icv.bind = (unsigned char)bind;
+  /* a proc_bind clause becomes the new level's bind-var unless binding is off or the
+   * OMP_PROC_BIND list names this level (libgomp does the same) */
+  if (bind && ptask->icv.bind != TOMP_BIND_FALSE && icv.bind_lvl == ptask->icv.bind_lvl)
+    icv.bind = (unsigned char)bind;
   for (unsigned i = 0; i < n; i++) {
     tomp_task_t *it = &team->implicit[i];
     memset(it, 0, sizeof *it);
@@ -147,6 +150,8 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   if (ompt) tomp_ompt_fork_(thr, team, ptask);
   if (prep) prep(team, prep_arg);
 
+  tomp_affinity_team(thr, team, bind);
+
   if (n > 1) __atomic_add_fetch(&tomp_nthreads_busy, n - 1, __ATOMIC_RELAXED);
   for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
 
@@ -160,7 +165,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   thr->ws_count = team->ws_initial;
   thr->ws_cur = NULL;
   tomp_set_state(thr, ompt_state_work_parallel, 0);
-  if (bind || icv.bind > TOMP_BIND_TRUE) tomp_bind_thread(thr, team, bind);
+  tomp_bind_thread(thr, team, bind);
   if (ompt) {
     tomp_ompt_implicit_task_(thr, ompt_scope_begin);
     /* A front-end that calls fn itself does so from its entry point, whose frame is the

@@ -16,7 +16,7 @@
 __thread tomp_thread_t *tomp_self;
 
 /* go word states */
-enum { GO_BUSY = 0, GO_WORK = 1, GO_IDLE = 2, GO_SLEEP = 3 };
+enum { GO_BUSY = 0, GO_WORK = 1, GO_IDLE = 2, GO_SLEEP = 3, GO_DEAD = 4 };
 
 static tomp_mutex_t pool_lock = TOMP_MUTEX_INIT;
 static tomp_thread_t *pool_head;
@@ -36,6 +36,7 @@ static void init_thread_desc(tomp_thread_t *t, int ompt_type) {
 static tomp_thread_t *make_initial(void) {
   tomp_thread_t *t = tomp_malloc(sizeof *t);
   init_thread_desc(t, 1 /* ompt_thread_initial */);
+  t->place = tomp_affinity_initial_place();
   t->pthread = pthread_self();
   tomp_task_t *it = &t->initial_task;
   it->icv = tomp_g.icv;
@@ -91,7 +92,7 @@ static void *worker_main(void *arg) {
       continue;
     }
     tomp_team_t *team = t->next_team;
-    if (!team) break; /* shutdown */
+    if (!team) break; /* ended by tomp_pool_release_idle */
     t->team = team;
     t->tid = t->next_tid;
     t->task = &team->implicit[t->tid];
@@ -111,6 +112,10 @@ static void *worker_main(void *arg) {
     tomp_store_rel(&t->go, GO_IDLE);
   }
   tomp_ompt_thread_end(t);
+  __atomic_sub_fetch(&tomp_nthreads_live, 1, __ATOMIC_RELAXED);
+  /* The descriptor stays allocated: the OMPT worker registry may still point at it.  GO_DEAD
+   * makes every later hand-off attempt (tomp_worker_request_thread_end) fail cleanly. */
+  tomp_store_rel(&t->go, GO_DEAD);
   return NULL;
 }
 
@@ -209,6 +214,29 @@ bool tomp_worker_request_thread_end(tomp_thread_t *w) {
   }
   tomp_store_rel(&w->ompt_end_req, 0);
   return false;
+}
+
+/* omp_pause_resource(omp_pause_hard): return the workers the caller's cached teams keep
+ * parked, then end every worker in the pool.  Only outside any region of the caller; workers
+ * other initial threads hold stay.  Later regions start new workers. */
+void tomp_pool_release_idle(tomp_thread_t *thr) {
+  size_t ncache = sizeof thr->team_cache / sizeof thr->team_cache[0];
+  for (size_t d = 0; d < ncache; d++) {
+    tomp_team_t *team = thr->team_cache[d];
+    if (!team) continue;
+    while (team->nreserved > 0) tomp_worker_put(team->threads[team->nreserved--]);
+  }
+  tomp_mutex_lock(&pool_lock);
+  tomp_thread_t *list = pool_head;
+  pool_head = NULL;
+  tomp_mutex_unlock(&pool_lock);
+  while (list) {
+    tomp_thread_t *w = list;
+    list = w->pool_next;
+    tomp_worker_wait_idle(w);
+    /* w exits once it sees the NULL team */
+    tomp_worker_start(w, NULL, 0, NULL, NULL);
+  }
 }
 
 /* After fork() in a child process only the forking thread exists: forget every worker so

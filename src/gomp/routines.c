@@ -1,6 +1,21 @@
-/* omp_* routines: team and thread queries. */
+/* omp_* routines: team and thread queries, ICV setters and getters, timing, pause.
+ * (Locks, allocators, tasking routines and teams queries live with their modules;
+ * affinity routines in affinity.c, display routines in display.c, devices in device.c.)
+ *
+ * Setters given arguments the spec calls invalid or leaves undefined warn once per routine
+ * and leave the ICV unchanged (or clamp where the spec says so). */
+#include <limits.h>
+#include <time.h>
+
+#include "affinity.h"
 #include "internal.h"
 #include "omp.h"
+
+#define WARN_ONCE(...)                                                                             \
+  do {                                                                                             \
+    static int warned_;                                                                            \
+    if (!__atomic_exchange_n(&warned_, 1, __ATOMIC_RELAXED)) tomp_warn(__VA_ARGS__);               \
+  } while (0)
 
 TOMP_EXPORT int omp_get_thread_num(void) {
   tomp_thread_t *t = tomp_thread();
@@ -14,14 +29,170 @@ TOMP_EXPORT int omp_get_num_threads(void) {
 
 TOMP_EXPORT int omp_get_max_threads(void) { return (int)tomp_icv()->nthreads; }
 
-TOMP_EXPORT void omp_set_num_threads(int n) { tomp_icv()->nthreads = n > 0 ? (unsigned)n : 1; }
+TOMP_EXPORT void omp_set_num_threads(int n) {
+  if (n <= 0) {
+    WARN_ONCE("omp_set_num_threads(%d): the count must be positive; using 1", n);
+    n = 1;
+  }
+  tomp_icv()->nthreads = (unsigned)n;
+}
 
 TOMP_EXPORT int omp_get_level(void) {
   tomp_thread_t *t = tomp_thread();
   return t->team ? (int)t->team->level : 0;
 }
 
+TOMP_EXPORT int omp_get_active_level(void) {
+  tomp_thread_t *t = tomp_thread();
+  return t->team ? (int)t->team->active_level : 0;
+}
+
 TOMP_EXPORT int omp_in_parallel(void) {
   tomp_thread_t *t = tomp_thread();
   return t->team && t->team->active_level > 0;
+}
+
+/* The team at nesting level `level` of the calling thread, and the thread's number in it
+ * (its own, or the ancestor's); NULL for level 0 or a level out of range. */
+static tomp_team_t *team_at(tomp_thread_t *t, int level, unsigned *tid) {
+  tomp_team_t *team = t->team;
+  unsigned id = t->tid;
+  if (!team || level <= 0 || level > (int)team->level) return NULL;
+  while (team && (int)team->level > level) {
+    id = team->parent_tid;
+    team = team->parent;
+  }
+  *tid = id;
+  return team;
+}
+
+TOMP_EXPORT int omp_get_ancestor_thread_num(int level) {
+  tomp_thread_t *t = tomp_thread();
+  if (level == 0) return 0;
+  unsigned tid;
+  tomp_team_t *team = team_at(t, level, &tid);
+  return team ? (int)tid : -1;
+}
+
+TOMP_EXPORT int omp_get_team_size(int level) {
+  tomp_thread_t *t = tomp_thread();
+  if (level == 0) return 1;
+  unsigned tid;
+  tomp_team_t *team = team_at(t, level, &tid);
+  return team ? (int)team->nthreads : -1;
+}
+
+TOMP_EXPORT int omp_get_num_procs(void) { return (int)tomp_num_procs; }
+
+TOMP_EXPORT void omp_set_dynamic(int v) { tomp_icv()->dyn = v != 0; }
+TOMP_EXPORT int omp_get_dynamic(void) { return tomp_icv()->dyn; }
+
+TOMP_EXPORT void omp_set_nested(int v) {
+  tomp_icv_t *icv = tomp_icv();
+  if (v) {
+    if (icv->max_active_levels <= 1) icv->max_active_levels = TOMP_SUPPORTED_ACTIVE_LEVELS;
+  } else {
+    icv->max_active_levels = 1;
+  }
+}
+
+TOMP_EXPORT int omp_get_nested(void) { return tomp_icv()->max_active_levels > 1; }
+
+TOMP_EXPORT void omp_set_schedule(omp_sched_t kind, int chunk) {
+  unsigned k = (unsigned)kind & ~(unsigned)omp_sched_monotonic;
+  if (k < omp_sched_static || k > omp_sched_auto) {
+    WARN_ONCE("omp_set_schedule: unknown schedule kind %#x; schedule unchanged", (unsigned)kind);
+    return;
+  }
+  /* chunk < 1 means the kind's default; auto takes no chunk */
+  if (k == omp_sched_static) chunk = chunk < 1 ? 0 : chunk;
+  else if (k == omp_sched_auto || chunk < 1) chunk = 1;
+  tomp_icv_t *icv = tomp_icv();
+  icv->run_sched = (int)kind;
+  icv->run_sched_chunk = chunk;
+}
+
+TOMP_EXPORT void omp_get_schedule(omp_sched_t *kind, int *chunk) {
+  tomp_icv_t *icv = tomp_icv();
+  if (kind) *kind = (omp_sched_t)icv->run_sched;
+  if (chunk) *chunk = icv->run_sched_chunk;
+}
+
+TOMP_EXPORT int omp_get_thread_limit(void) {
+  unsigned l = tomp_icv()->thread_limit;
+  return l > INT_MAX ? INT_MAX : (int)l;
+}
+
+TOMP_EXPORT int omp_get_supported_active_levels(void) { return TOMP_SUPPORTED_ACTIVE_LEVELS; }
+
+TOMP_EXPORT void omp_set_max_active_levels(int n) {
+  if (n < 0) {
+    WARN_ONCE("omp_set_max_active_levels(%d): negative; value unchanged", n);
+    return;
+  }
+  tomp_icv()->max_active_levels =
+      (unsigned)n > TOMP_SUPPORTED_ACTIVE_LEVELS ? TOMP_SUPPORTED_ACTIVE_LEVELS : (unsigned)n;
+}
+
+TOMP_EXPORT int omp_get_max_active_levels(void) { return (int)tomp_icv()->max_active_levels; }
+
+TOMP_EXPORT int omp_get_cancellation(void) { return tomp_g.cancellation; }
+
+TOMP_EXPORT double omp_get_wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+TOMP_EXPORT double omp_get_wtick(void) {
+  struct timespec ts;
+  if (clock_getres(CLOCK_MONOTONIC, &ts) != 0) return 1e-9;
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- teams ICVs (the teams construct itself is the sync module's) ---------------------- */
+
+TOMP_EXPORT void omp_set_num_teams(int n) {
+  if (n < 1) {
+    WARN_ONCE("omp_set_num_teams(%d): the count must be positive; value unchanged", n);
+    return;
+  }
+  __atomic_store_n(&tomp_g.num_teams, n, __ATOMIC_RELAXED);
+}
+
+TOMP_EXPORT int omp_get_max_teams(void) { return __atomic_load_n(&tomp_g.num_teams, __ATOMIC_RELAXED); }
+
+TOMP_EXPORT void omp_set_teams_thread_limit(int n) {
+  if (n < 1) {
+    WARN_ONCE("omp_set_teams_thread_limit(%d): the limit must be positive; value unchanged", n);
+    return;
+  }
+  __atomic_store_n(&tomp_g.teams_thread_limit, n, __ATOMIC_RELAXED);
+}
+
+TOMP_EXPORT int omp_get_teams_thread_limit(void) {
+  return __atomic_load_n(&tomp_g.teams_thread_limit, __ATOMIC_RELAXED);
+}
+
+/* ---- pause ------------------------------------------------------------------------------ */
+
+/* Soft pause keeps everything; hard pause ends the idle workers of the pool and of the
+ * caller's cached teams (new ones start on demand).  Either way the runtime stays usable. */
+TOMP_EXPORT int omp_pause_resource(omp_pause_resource_t kind, int device_num) {
+  if (kind != omp_pause_soft && kind != omp_pause_hard) {
+    WARN_ONCE("omp_pause_resource: unknown kind %d", (int)kind);
+    return -1;
+  }
+  if (device_num != omp_get_initial_device() && device_num != -1 /* omp_initial_device */)
+    return -1;
+  tomp_thread_t *thr = tomp_thread();
+  if (kind == omp_pause_hard) {
+    if (thr->team) return -1; /* the spec forbids it inside a region; refuse */
+    tomp_pool_release_idle(thr);
+  }
+  return 0;
+}
+
+TOMP_EXPORT int omp_pause_resource_all(omp_pause_resource_t kind) {
+  return omp_pause_resource(kind, omp_get_initial_device());
 }

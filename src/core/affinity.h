@@ -1,0 +1,53 @@
+/* Places and thread binding (affinity.c), affinity display (display.c).
+ *
+ * The place list is an array of CPU sets built once at start-up from OMP_PLACES (or a default
+ * when OMP_PROC_BIND asks for binding) against the CPUs the process may run on.  Place
+ * partitions are ranges [first, first+count) of that list.  Everything here is set up before
+ * the first thread other than the initial one exists and is read-only afterwards. */
+#ifndef TOMP_AFFINITY_H
+#define TOMP_AFFINITY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "internal.h"
+
+typedef struct tomp_place {
+  int nprocs;
+  int *procs; /* ascending OS processor ids */
+} tomp_place_t;
+
+extern tomp_place_t *tomp_places TOMP_HIDDEN;
+extern int tomp_nplaces TOMP_HIDDEN;
+
+/* Build the place list from an OMP_PLACES value.  On malformed input prints one warning
+ * naming var and value and returns false (the list is left empty). */
+bool tomp_places_parse(const char *var, const char *value) TOMP_HIDDEN;
+/* The default place list when binding is requested without OMP_PLACES: one per hardware thread. */
+void tomp_places_default(void) TOMP_HIDDEN;
+/* Drop the place list (OMP_PROC_BIND=false). */
+void tomp_places_clear(void) TOMP_HIDDEN;
+/* Bind the calling (initial) thread to the first place; the place to record in its
+ * descriptor, or -1.  Called once from env init when binding is on. */
+void tomp_affinity_bind_initial(void) TOMP_HIDDEN;
+int tomp_affinity_initial_place(void) TOMP_HIDDEN;
+
+/* The place partition of the calling thread's implicit task: returns the count, *first gets
+ * the first index.  0 when there is no place list. */
+int tomp_affinity_partition(tomp_thread_t *thr, int *first) TOMP_HIDDEN;
+
+/* Text forms for OMP_DISPLAY_ENV and %A. */
+size_t tomp_places_format(char *buf, size_t n) TOMP_HIDDEN;
+size_t tomp_cpus_format_self(char *buf, size_t n) TOMP_HIDDEN; /* calling thread's CPU mask */
+
+/* display.c */
+void tomp_display_env_print(int verbose) TOMP_HIDDEN;
+void tomp_display_affinity_thread(tomp_thread_t *thr) TOMP_HIDDEN; /* if the info changed */
+extern const char tomp_default_affinity_format[] TOMP_HIDDEN;
+
+/* env.c: helpers shared with display.c */
+extern int tomp_env_display TOMP_HIDDEN; /* OMP_DISPLAY_ENV: 0 false, 1 true, 2 verbose */
+extern unsigned long tomp_env_spin_count_shown TOMP_HIDDEN;
+#define TOMP_SUPPORTED_ACTIVE_LEVELS 255u
+
+#endif
