@@ -141,6 +141,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
     it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     it->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   }
+  tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
 
   if (n > 1) __atomic_add_fetch(&tomp_nthreads_busy, n - 1, __ATOMIC_RELAXED);
