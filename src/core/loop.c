@@ -168,7 +168,7 @@ static bool next_chunk(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *lo, uint64_t 
   }
   ompt_dispatch(thr, d, a, b);
   *lo = d->base + a * d->step;
-  *hi = b == d->n ? d->endv : d->base + b * d->step;
+  *hi = d->base + b * d->step;
   return true;
 }
 

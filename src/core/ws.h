@@ -9,8 +9,9 @@
  *
  * A loop is normalised to logical iterations 0..n-1; iteration a has the value
  * base + a * step (computed modulo 2^64, so the same code serves signed long and unsigned
- * long long loops counting up or down), and the end of the last chunk is reported as the
- * loop's own end value so no bound is ever computed past it. */
+ * long long loops counting up or down).  A chunk's end is the value of its first iteration
+ * past the chunk, also for the last chunk: gcc's loop code steps its variable and compares
+ * it with the end, so the end must be what the variable becomes, wrapped or not. */
 #ifndef TOMP_WS_H
 #define TOMP_WS_H
 
