@@ -13,6 +13,9 @@ static long g[R][C], ref[R][C];
 static long cell(long n, long w, long i, long j) { return (n * 3 + w * 7 + i * 31 + j) % 1000003; }
 
 int main(void) {
+  volatile unsigned long long vbig = 1ULL << 63;
+  unsigned long long big = vbig;
+  (void)big;
   for (int i = 0; i < R; i++)
     for (int j = 0; j < C; j++)
       ref[i][j] = cell(i ? ref[i - 1][j] : 1, j ? ref[i][j - 1] : 2, i, j);
@@ -52,16 +55,22 @@ int main(void) {
       case 3:
 #ifdef ULL
 #pragma omp for ordered(2) schedule(runtime)
-        for (unsigned long long i = 0; i < R; i++)
+        for (unsigned long long i = big; i < big + R; i++)
           for (unsigned long long j = 0; j < C; j++) {
 #else
 #pragma omp for ordered(2) schedule(runtime)
         for (int i = 0; i < R; i++)
           for (int j = 0; j < C; j++) {
 #endif
+#ifdef ULL
+#pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
+            g[i - big][j] = cell(i > big ? g[i - big - 1][j] : 1, j ? g[i - big][j - 1] : 2, i - big, j);
+#pragma omp ordered depend(source)
+#else
 #pragma omp ordered depend(sink : i - 1, j) depend(sink : i, j - 1)
             g[i][j] = cell(i ? g[i - 1][j] : 1, j ? g[i][j - 1] : 2, i, j);
 #pragma omp ordered depend(source)
+#endif
           }
         break;
       case 5:

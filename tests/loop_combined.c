@@ -15,6 +15,14 @@ void GOMP_parallel_loop_static(void (*)(void *), void *, unsigned, long, long, l
 void GOMP_parallel_loop_dynamic(void (*)(void *), void *, unsigned, long, long, long, long, unsigned);
 void GOMP_parallel_loop_guided(void (*)(void *), void *, unsigned, long, long, long, long, unsigned);
 void GOMP_parallel_loop_runtime(void (*)(void *), void *, unsigned, long, long, long, unsigned);
+void GOMP_parallel_loop_nonmonotonic_dynamic(void (*)(void *), void *, unsigned, long, long, long,
+                                             long, unsigned);
+void GOMP_parallel_loop_nonmonotonic_guided(void (*)(void *), void *, unsigned, long, long, long,
+                                            long, unsigned);
+void GOMP_parallel_loop_nonmonotonic_runtime(void (*)(void *), void *, unsigned, long, long, long,
+                                             unsigned);
+void GOMP_parallel_loop_maybe_nonmonotonic_runtime(void (*)(void *), void *, unsigned, long, long,
+                                                   long, unsigned);
 void GOMP_parallel_sections_start(void (*)(void *), void *, unsigned, unsigned);
 void GOMP_parallel_sections(void (*)(void *), void *, unsigned, unsigned, unsigned);
 void GOMP_parallel_end(void);
@@ -62,7 +70,11 @@ int main(void) {
     GOMP_parallel_loop_dynamic(body, &down, t, N - 1, -1, -1, 1, 0);
     GOMP_parallel_loop_guided(body, &up, t, 0, N, 1, 1, 0);
     GOMP_parallel_loop_runtime(body, &up, t, 0, N, 1, 0);
-    for (int i = 0; i < N; i++) CHECK(hit[i] == 8);
+    GOMP_parallel_loop_nonmonotonic_dynamic(body, &up, t, 0, N, 1, 2, 0);
+    GOMP_parallel_loop_nonmonotonic_guided(body, &down, t, N - 1, -1, -1, 2, 0);
+    GOMP_parallel_loop_nonmonotonic_runtime(body, &up, t, 0, N, 1, 0);
+    GOMP_parallel_loop_maybe_nonmonotonic_runtime(body, &up, t, 0, N, 1, 0);
+    for (int i = 0; i < N; i++) CHECK(hit[i] == 12);
     memset(hit, 0, sizeof hit);
     GOMP_parallel_sections_start(sbody, NULL, t, 9);
     sbody(NULL);

@@ -10,8 +10,10 @@ static int seq[N], pos;
 static void record(int i) { seq[pos++] = i; } /* only ever called inside ordered */
 
 int main(void) {
+  volatile unsigned long long vbig = 1ULL << 63;
+  unsigned long long big = vbig;
   for (int t = 1; t <= 4; t++) {
-    for (int kind = 0; kind < 6; kind++) {
+    for (int kind = 0; kind < 8; kind++) {
       pos = 0;
 #pragma omp parallel num_threads(t)
       {
@@ -41,9 +43,9 @@ int main(void) {
           break;
         case 3:
 #pragma omp for ordered schedule(static)
-          for (unsigned long long i = 0; i < N; i++) {
+          for (unsigned long long i = big; i < big + N; i++) { /* needs the ull entry points */
 #pragma omp ordered
-            record((int)i);
+            record((int)(i - big));
           }
           break;
         case 4:
@@ -56,9 +58,23 @@ int main(void) {
           break;
         case 5:
 #pragma omp for ordered schedule(runtime)
-          for (unsigned long long i = N; i > 0; i--) {
+          for (unsigned long long i = big + N; i > big; i--) {
 #pragma omp ordered
-            record(N - (int)i);
+            record(N - (int)(i - big));
+          }
+          break;
+        case 6:
+#pragma omp for ordered schedule(dynamic, 3)
+          for (unsigned long long i = big; i < big + N; i++) {
+#pragma omp ordered
+            record((int)(i - big));
+          }
+          break;
+        case 7:
+#pragma omp for ordered schedule(guided)
+          for (unsigned long long i = big; i < big + N; i++) {
+#pragma omp ordered
+            record((int)(i - big));
           }
           break;
         }
