@@ -187,7 +187,9 @@ void tomp_ws_leave(tomp_thread_t *thr) {
     return;
   }
   thr->ws_cur = NULL;
-  if (__atomic_add_fetch(&d->left, 1, __ATOMIC_ACQ_REL) != d->nthreads) return;
+  /* read before arriving: once we are counted the slot may be recycled under us */
+  uint32_t n = d->nthreads;
+  if (__atomic_add_fetch(&d->left, 1, __ATOMIC_ACQ_REL) != n) return;
   /* Last one out: nobody reads this construct any more.  A `cancel for/sections` of this
    * construct ends here; every thread has seen it (they all left) and none can have
    * cancelled a later construct while we still held this one, unless nowait let it run
