@@ -25,14 +25,15 @@ static void ompt_dispatch(tomp_thread_t *thr, tomp_ws_t *d, uint64_t lo, uint64_
   (void)hi;
 }
 
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+static uint64_t ceil_div(uint64_t a, uint64_t b) {
+  return a / b + (a % b != 0);
+}
 
 uint64_t tomp_trip_long(long start, long end, long incr) {
   if (incr > 0) return start < end ? ceil_div((uint64_t)end - (uint64_t)start, (uint64_t)incr) : 0;
-  if (incr < 0)
-    return start > end ? ceil_div((uint64_t)start - (uint64_t)end, -(uint64_t)incr) : 0;
-  if (start != end) tomp_warn("loop with a zero increment (from %ld to %ld): no iterations run",
-                              start, end);
+  if (incr < 0) return start > end ? ceil_div((uint64_t)start - (uint64_t)end, -(uint64_t)incr) : 0;
+  if (start != end)
+    tomp_warn("loop with a zero increment (from %ld to %ld): no iterations run", start, end);
   return 0;
 }
 
@@ -172,8 +173,7 @@ static bool next_chunk(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *lo, uint64_t 
   return true;
 }
 
-bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo,
-                     uint64_t *hi) {
+bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo, uint64_t *hi) {
   bool first;
   tomp_ws_t *d = tomp_ws_enter(thr, &first);
   if (first) {
@@ -203,8 +203,7 @@ bool tomp_loop_end(tomp_thread_t *thr, int how) {
     tomp_ws_leave(thr);
   }
   if (!thr->team || how == TOMP_END_NOWAIT) return false;
-  return tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare,
-                           how == TOMP_END_CANCEL);
+  return tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, how == TOMP_END_CANCEL);
 }
 
 /* Runs inside tomp_fork before any worker starts: construct 0 is initialised and published

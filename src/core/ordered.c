@@ -33,7 +33,9 @@ static void ompt_ordered_acquired(tomp_thread_t *thr, tomp_ws_t *d) {
   (void)thr;
   (void)d;
 }
-static void ompt_ordered_released(tomp_thread_t *thr) { (void)thr; }
+static void ompt_ordered_released(tomp_thread_t *thr) {
+  (void)thr;
+}
 
 void tomp_ordered_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
@@ -47,7 +49,9 @@ void tomp_ordered_start(tomp_thread_t *thr) {
   ompt_ordered_acquired(thr, d);
 }
 
-void tomp_ordered_end(tomp_thread_t *thr) { ompt_ordered_released(thr); }
+void tomp_ordered_end(tomp_thread_t *thr) {
+  ompt_ordered_released(thr);
+}
 
 /* ---- doacross ------------------------------------------------------------------------- */
 
@@ -55,7 +59,8 @@ void tomp_doacross_init(tomp_ws_t *d, unsigned ndim, const uint64_t *dims) {
   d->dx_ndim = ndim;
   d->dx_chunk = d->chunk;
   uint64_t inner = 1;
-  for (unsigned i = 1; i < ndim; i++) inner *= dims[i];
+  for (unsigned i = 1; i < ndim; i++)
+    inner *= dims[i];
   d->dx_inner = inner;
   if (d->nthreads == 1 || d->n == 0 || inner == 0) {
     d->dx_done = NULL; /* one thread runs the iterations in order: nothing to wait for */
@@ -84,7 +89,8 @@ unsigned tomp_doacross_ndim(tomp_thread_t *thr) {
 /* Position of iteration v inside its chunk, counted from 1. */
 static uint64_t dx_position(const tomp_ws_t *d, const uint64_t *v, uint64_t *chunk) {
   uint64_t j = v[0] / d->dx_chunk, flat = 0;
-  for (unsigned i = 1; i < d->dx_ndim; i++) flat = flat * d->dx_dims[i] + v[i];
+  for (unsigned i = 1; i < d->dx_ndim; i++)
+    flat = flat * d->dx_dims[i] + v[i];
   *chunk = j;
   return (v[0] - j * d->dx_chunk) * d->dx_inner + flat + 1;
 }

@@ -20,14 +20,16 @@ void tomp_team_ws_init(tomp_team_t *team) {
   tomp_ws_team_t *wt = aligned_alloc(TOMP_CACHELINE, sizeof *wt);
   if (!wt) tomp_fatal("out of memory for worksharing descriptors");
   memset(wt, 0, sizeof *wt);
-  for (unsigned i = 0; i < TOMP_WS_RING; i++) wt->ring[i].state = i << 2;
+  for (unsigned i = 0; i < TOMP_WS_RING; i++)
+    wt->ring[i].state = i << 2;
   team->ws = wt;
 }
 
 void tomp_team_ws_fini(tomp_team_t *team) {
   tomp_ws_team_t *wt = team->ws;
   if (!wt) return;
-  for (unsigned i = 0; i < TOMP_WS_RING; i++) slot_release_data(&wt->ring[i]);
+  for (unsigned i = 0; i < TOMP_WS_RING; i++)
+    slot_release_data(&wt->ring[i]);
   free(wt->thr);
   free(wt);
   team->ws = NULL;
@@ -41,7 +43,8 @@ void tomp_team_ws_reset(tomp_team_t *team) {
   if (n > wt->cap) {
     free(wt->thr);
     unsigned cap = wt->cap ? wt->cap : 4;
-    while (cap < n) cap *= 2;
+    while (cap < n)
+      cap *= 2;
     wt->thr = aligned_alloc(TOMP_CACHELINE, cap * sizeof *wt->thr);
     if (!wt->thr) tomp_fatal("out of memory for %u worksharing thread states", cap);
     wt->cap = cap;
@@ -57,8 +60,8 @@ void tomp_team_ws_reset(tomp_team_t *team) {
 
 /* ---- waiting -------------------------------------------------------------------------- */
 
-void tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact,
-                    uint32_t *seq, uint32_t *sleepers, int state, uint64_t wait_id) {
+void tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact, uint32_t *seq,
+                    uint32_t *sleepers, int state, uint64_t wait_id) {
 #define REACHED(v) (exact ? (v) == want : (v) >= want)
   if (REACHED(__atomic_load_n(word, __ATOMIC_ACQUIRE))) return;
   int saved = thr->state;
@@ -163,7 +166,9 @@ tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) {
   return d;
 }
 
-void tomp_ws_publish(tomp_ws_t *d) { slot_set_state(d, (d->k << 2) | ST_READY); }
+void tomp_ws_publish(tomp_ws_t *d) {
+  slot_set_state(d, (d->k << 2) | ST_READY);
+}
 
 tomp_ws_t *tomp_ws_cur(tomp_thread_t *thr) {
   tomp_ws_t *d = thr->ws_cur;

@@ -27,8 +27,8 @@ enum { TOMP_WS_LOOP = 1, TOMP_WS_SECTIONS = 2, TOMP_WS_SINGLE = 3 };
  * thread number), not in the thread, so a nested parallel region inside a loop body cannot
  * disturb it. */
 typedef struct tomp_ws_thr {
-  uint64_t trip;     /* static schedule: chunks already taken */
-  uint64_t ord_lo;   /* ordered: logical range of the chunk held */
+  uint64_t trip;   /* static schedule: chunks already taken */
+  uint64_t ord_lo; /* ordered: logical range of the chunk held */
   uint64_t ord_hi;
   int ord_held;
 } __attribute__((aligned(TOMP_CACHELINE))) tomp_ws_thr_t;
@@ -36,38 +36,38 @@ typedef struct tomp_ws_thr {
 typedef struct tomp_ws {
   /* Slot life: (k << 2) free for construct k, | 1 being initialised, | 2 ready. */
   uint32_t state;
-  uint32_t sleepers;     /* threads asleep on state */
-  uint32_t k;            /* construct number the slot holds */
+  uint32_t sleepers; /* threads asleep on state */
+  uint32_t k;        /* construct number the slot holds */
   uint32_t nthreads;
-  int kind;              /* TOMP_WS_LOOP / SECTIONS / SINGLE */
-  int sched;             /* TOMP_WS_STATIC / DYNAMIC / GUIDED */
+  int kind;  /* TOMP_WS_LOOP / SECTIONS / SINGLE */
+  int sched; /* TOMP_WS_STATIC / DYNAMIC / GUIDED */
   bool ordered;
-  bool fast;             /* dynamic: fetch-add cannot overflow, no CAS loop needed */
+  bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
   /* iteration space */
   uint64_t n, chunk, base, step, endv;
   /* data the first thread publishes */
   uintptr_t *reductions;
-  void *mem;             /* scan / inscan scratch block (the `mem` argument) */
-  void *copy;            /* copyprivate pointer */
-  struct tomp_ws *prev;  /* orphaned (team-less) constructs: the enclosing one */
-  tomp_ws_thr_t self;    /* orphaned constructs: the lone thread's state */
+  void *mem;            /* scan / inscan scratch block (the `mem` argument) */
+  void *copy;           /* copyprivate pointer */
+  struct tomp_ws *prev; /* orphaned (team-less) constructs: the enclosing one */
+  tomp_ws_thr_t self;   /* orphaned constructs: the lone thread's state */
   /* doacross */
   unsigned dx_ndim;
-  uint64_t dx_chunk;     /* outer iterations per progress entry */
-  uint64_t dx_inner;     /* iterations of the inner dimensions per outer iteration */
-  uint64_t *dx_dims;     /* dx_ndim extents */
-  uint64_t *dx_done;     /* per chunk: inner iterations posted (flattened, +1) */
+  uint64_t dx_chunk; /* outer iterations per progress entry */
+  uint64_t dx_inner; /* iterations of the inner dimensions per outer iteration */
+  uint64_t *dx_dims; /* dx_ndim extents */
+  uint64_t *dx_done; /* per chunk: inner iterations posted (flattened, +1) */
   uint32_t dx_seq, dx_sleepers;
 
-  uint32_t left __attribute__((aligned(TOMP_CACHELINE))); /* threads that left */
-  uint64_t next __attribute__((aligned(TOMP_CACHELINE))); /* dynamic / guided cursor */
+  uint32_t left __attribute__((aligned(TOMP_CACHELINE)));    /* threads that left */
+  uint64_t next __attribute__((aligned(TOMP_CACHELINE)));    /* dynamic / guided cursor */
   uint64_t ord_cur __attribute__((aligned(TOMP_CACHELINE))); /* ordered: iterations done */
   uint32_t ord_seq, ord_sleepers;
 } __attribute__((aligned(TOMP_CACHELINE))) tomp_ws_t;
 
 typedef struct tomp_ws_team {
   tomp_ws_t ring[TOMP_WS_RING];
-  tomp_ws_thr_t *thr;    /* per thread number */
+  tomp_ws_thr_t *thr; /* per thread number */
   unsigned cap;
 } tomp_ws_team_t;
 
@@ -95,23 +95,23 @@ static inline tomp_ws_thr_t *tomp_ws_thr(tomp_thread_t *thr, tomp_ws_t *d) {
 /* Is the construct (or the region) cancelled? */
 static inline bool tomp_ws_cancelled(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
-  return team && tomp_unlikely(tomp_load_acq(&team->cancelled) &
-                               (TOMP_CANCEL_WS | TOMP_CANCEL_PARALLEL));
+  return team &&
+         tomp_unlikely(tomp_load_acq(&team->cancelled) & (TOMP_CANCEL_WS | TOMP_CANCEL_PARALLEL));
 }
 
 /* ---- loops (loop.c) ------------------------------------------------------------------- */
 
 typedef struct tomp_loop_args {
-  uint64_t n;                 /* trip count */
-  uint64_t base, step, endv;  /* value bit patterns: first, increment, end */
-  int sched;                  /* TOMP_SCHED_STATIC/DYNAMIC/GUIDED/AUTO; 0 = run-sched-var */
-  uint64_t chunk;             /* 0 = none given */
+  uint64_t n;                /* trip count */
+  uint64_t base, step, endv; /* value bit patterns: first, increment, end */
+  int sched;                 /* TOMP_SCHED_STATIC/DYNAMIC/GUIDED/AUTO; 0 = run-sched-var */
+  uint64_t chunk;            /* 0 = none given */
   bool ordered;
-  unsigned ndim;              /* doacross: number of dimensions, 0 if not doacross */
-  const uint64_t *dims;       /* doacross: iterations per dimension (dims[0] == n) */
+  unsigned ndim;        /* doacross: number of dimensions, 0 if not doacross */
+  const uint64_t *dims; /* doacross: iterations per dimension (dims[0] == n) */
   uintptr_t *reductions;
   void **mem;
-  int kind;                   /* TOMP_WS_LOOP or TOMP_WS_SECTIONS */
+  int kind; /* TOMP_WS_LOOP or TOMP_WS_SECTIONS */
 } tomp_loop_args_t;
 
 /* Trip counts (0 for empty loops).  A zero increment gets one message and no iterations. */
@@ -153,8 +153,8 @@ void tomp_single_copy_end(tomp_thread_t *thr, void *data) TOMP_HIDDEN;
 
 /* Wait until *word (64-bit) reaches want: == want if exact, else >= want.  Spin, then sleep
  * on seq, which the updater bumps (and wakes) when it sees sleepers. */
-void tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact,
-                    uint32_t *seq, uint32_t *sleepers, int state, uint64_t wait_id) TOMP_HIDDEN;
+void tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact, uint32_t *seq,
+                    uint32_t *sleepers, int state, uint64_t wait_id) TOMP_HIDDEN;
 /* The update side: call after storing the word (seq_cst). */
 static inline void tomp_ws_wake(uint32_t *seq, uint32_t *sleepers) {
   if (__atomic_load_n(sleepers, __ATOMIC_SEQ_CST)) {

@@ -39,7 +39,8 @@ TOMP_EXPORT void GOMP_doacross_wait(long first, ...) {
   va_list ap;
   va_start(ap, first);
   v[0] = (uint64_t)first;
-  for (unsigned i = 1; i < n; i++) v[i] = (uint64_t)va_arg(ap, long);
+  for (unsigned i = 1; i < n; i++)
+    v[i] = (uint64_t)va_arg(ap, long);
   va_end(ap);
   tomp_doacross_wait(thr, v);
 }
@@ -53,7 +54,8 @@ TOMP_EXPORT void GOMP_doacross_ull_wait(gomp_ull first, ...) {
   va_list ap;
   va_start(ap, first);
   v[0] = first;
-  for (unsigned i = 1; i < n; i++) v[i] = va_arg(ap, gomp_ull);
+  for (unsigned i = 1; i < n; i++)
+    v[i] = va_arg(ap, gomp_ull);
   va_end(ap);
   tomp_doacross_wait(thr, v);
 }

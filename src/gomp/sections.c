@@ -58,7 +58,9 @@ TOMP_EXPORT bool GOMP_sections_end_cancel(void) {
   return tomp_loop_end(thr, TOMP_END_CANCEL);
 }
 
-static void prep(tomp_team_t *team, void *arg) { tomp_loop_prep(team, arg); }
+static void prep(tomp_team_t *team, void *arg) {
+  tomp_loop_prep(team, arg);
+}
 
 static void fork_sections(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigned nthreads,
                           unsigned count, unsigned flags) {
