@@ -262,6 +262,8 @@ void tomp_ws_task_reduction_begin(tomp_thread_t *thr, uintptr_t *reductions,
 /* Worksharing hooks (ws.c) */
 void tomp_team_ws_init(tomp_team_t *team) TOMP_HIDDEN;
 void tomp_team_ws_fini(tomp_team_t *team) TOMP_HIDDEN;
+/* ws: tomp_fork calls it once the team's size is known, before prep */
+void tomp_team_ws_reset(tomp_team_t *team) TOMP_HIDDEN;
 
 /* Messages: one line on stderr, prefixed "tomp: ". */
 void tomp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_HIDDEN;

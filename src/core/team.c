@@ -148,6 +148,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   }
   bool ompt = tomp_ompt_on(); /* read once: one branch per event site, no reloads */
   if (ompt) tomp_ompt_fork_(thr, team, ptask);
+  tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
 
   tomp_affinity_team(thr, team, bind);

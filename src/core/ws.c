@@ -1,5 +1,290 @@
-/* Worksharing descriptors.  Placeholder until the worksharing module lands. */
-#include "internal.h"
+/* Worksharing descriptors: the per-team ring, construct entry and exit, single and
+ * copyprivate.  See ws.h for the protocol. */
+#include <stdlib.h>
+#include <string.h>
 
-void tomp_team_ws_init(tomp_team_t *team) { (void)team; }
-void tomp_team_ws_fini(tomp_team_t *team) { (void)team; }
+#include "ws.h"
+
+#define ST_INIT 1u
+#define ST_READY 2u
+
+/* ---- team hooks ----------------------------------------------------------------------- */
+
+static void slot_release_data(tomp_ws_t *d) {
+  free(d->mem);
+  d->mem = NULL;
+  tomp_doacross_free(d);
+}
+
+void tomp_team_ws_init(tomp_team_t *team) {
+  tomp_ws_team_t *wt = aligned_alloc(TOMP_CACHELINE, sizeof *wt);
+  if (!wt) tomp_fatal("out of memory for worksharing descriptors");
+  memset(wt, 0, sizeof *wt);
+  for (unsigned i = 0; i < TOMP_WS_RING; i++)
+    wt->ring[i].state = i << 2;
+  team->ws = wt;
+}
+
+void tomp_team_ws_fini(tomp_team_t *team) {
+  tomp_ws_team_t *wt = team->ws;
+  if (!wt) return;
+  for (unsigned i = 0; i < TOMP_WS_RING; i++)
+    slot_release_data(&wt->ring[i]);
+  free(wt->thr);
+  free(wt);
+  team->ws = NULL;
+}
+
+/* A region starts: construct numbering restarts at 0.  Constructs a cancelled region
+ * abandoned may have left slots claimed, so every slot is reset. */
+void tomp_team_ws_reset(tomp_team_t *team) {
+  tomp_ws_team_t *wt = team->ws;
+  unsigned n = team->nthreads;
+  if (n > wt->cap) {
+    free(wt->thr);
+    unsigned cap = wt->cap ? wt->cap : 4;
+    while (cap < n)
+      cap *= 2;
+    wt->thr = aligned_alloc(TOMP_CACHELINE, cap * sizeof *wt->thr);
+    if (!wt->thr) tomp_fatal("out of memory for %u worksharing thread states", cap);
+    wt->cap = cap;
+  }
+  memset(wt->thr, 0, n * sizeof *wt->thr);
+  for (unsigned i = 0; i < TOMP_WS_RING; i++) {
+    tomp_ws_t *d = &wt->ring[i];
+    slot_release_data(d);
+    tomp_store_rlx(&d->left, 0);
+    tomp_store_rlx(&d->state, i << 2);
+  }
+}
+
+/* ---- waiting -------------------------------------------------------------------------- */
+
+void tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact, uint32_t *seq,
+                    uint32_t *sleepers, int state, uint64_t wait_id) {
+#define REACHED(v) (exact ? (v) == want : (v) >= want)
+  if (REACHED(__atomic_load_n(word, __ATOMIC_ACQUIRE))) return;
+  int saved = thr->state;
+  tomp_set_state(thr, state, wait_id);
+  unsigned long budget = tomp_spins();
+  for (unsigned long i = 0; i < budget; i++) {
+    if (REACHED(__atomic_load_n(word, __ATOMIC_ACQUIRE))) goto out;
+    tomp_cpu_relax();
+  }
+  for (;;) {
+    __atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
+    uint32_t s = __atomic_load_n(seq, __ATOMIC_SEQ_CST);
+    bool done = REACHED(__atomic_load_n(word, __ATOMIC_SEQ_CST));
+    if (!done) tomp_futex_wait(seq, s);
+    __atomic_sub_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
+    if (done || REACHED(__atomic_load_n(word, __ATOMIC_ACQUIRE))) break;
+  }
+out:
+  tomp_set_state(thr, saved, 0);
+#undef REACHED
+}
+
+/* Wait until the slot's state leaves `cur` (it is still held by construct k - RING, or
+ * another thread is initialising it). */
+static void slot_wait(tomp_thread_t *thr, tomp_ws_t *d, uint32_t cur, unsigned long *spin) {
+  if (*spin < tomp_spins()) {
+    ++*spin;
+    tomp_cpu_relax();
+    return;
+  }
+  int saved = thr->state;
+  /* Lapping the ring is waiting for the slowest thread to finish a worksharing construct:
+   * closest to an implicit worksharing barrier. */
+  tomp_set_state(thr, ompt_state_wait_barrier_implicit_workshare, (uint64_t)(uintptr_t)d);
+  __atomic_add_fetch(&d->sleepers, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&d->state, __ATOMIC_SEQ_CST) == cur) tomp_futex_wait(&d->state, cur);
+  __atomic_sub_fetch(&d->sleepers, 1, __ATOMIC_SEQ_CST);
+  tomp_set_state(thr, saved, 0);
+}
+
+static void slot_set_state(tomp_ws_t *d, uint32_t v) {
+  __atomic_store_n(&d->state, v, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&d->sleepers, __ATOMIC_SEQ_CST)) tomp_futex_wake(&d->state, 0x7fffffff);
+}
+
+/* ---- entry and exit ------------------------------------------------------------------- */
+
+void tomp_ws_init_common(tomp_ws_t *d, uint32_t k, unsigned nthreads) {
+  d->k = k;
+  d->nthreads = nthreads;
+  d->kind = 0;
+  d->sched = 0;
+  d->ordered = false;
+  d->reductions = NULL;
+  d->mem = NULL;
+  d->copy = NULL;
+  d->dx_ndim = 0;
+  d->dx_done = NULL;
+  d->dx_dims = NULL;
+}
+
+tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) {
+  tomp_team_t *team = thr->team;
+  if (!team) {
+    /* Orphaned construct outside any parallel region: a private descriptor, chained so a
+     * construct in a task inside it cannot clobber it. */
+    tomp_ws_t *d = aligned_alloc(TOMP_CACHELINE, sizeof *d);
+    if (!d) tomp_fatal("out of memory for a worksharing descriptor");
+    memset(d, 0, sizeof *d);
+    tomp_ws_init_common(d, 0, 1);
+    d->prev = thr->ws_cur;
+    thr->ws_cur = d;
+    *first = true;
+    return d;
+  }
+  tomp_ws_team_t *wt = team->ws;
+  uint32_t k = thr->ws_count++;
+  tomp_ws_t *d = &wt->ring[k % TOMP_WS_RING];
+  uint32_t free_k = k << 2, ready_k = free_k | ST_READY;
+  unsigned long spin = 0;
+  for (;;) {
+    uint32_t s = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
+    if (s == ready_k) {
+      *first = false;
+      break;
+    }
+    if (s == free_k) {
+      if (__atomic_compare_exchange_n(&d->state, &s, free_k | ST_INIT, false, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_ACQUIRE)) {
+        tomp_ws_init_common(d, k, team->nthreads);
+        *first = true;
+        break;
+      }
+      continue;
+    }
+    slot_wait(thr, d, s, &spin);
+  }
+  thr->ws_cur = d;
+  tomp_ws_thr_t *t = &wt->thr[thr->tid];
+  t->trip = 0;
+  t->ord_held = 0;
+  return d;
+}
+
+void tomp_ws_publish(tomp_ws_t *d) {
+  slot_set_state(d, (d->k << 2) | ST_READY);
+}
+
+tomp_ws_t *tomp_ws_cur(tomp_thread_t *thr) {
+  tomp_ws_t *d = thr->ws_cur;
+  if (tomp_likely(d != NULL)) return d;
+  tomp_team_t *team = thr->team;
+  if (!team || thr->ws_count == 0) return NULL;
+  /* a combined parallel construct pre-entered construct 0 for us */
+  d = &((tomp_ws_team_t *)team->ws)->ring[(thr->ws_count - 1) % TOMP_WS_RING];
+  thr->ws_cur = d;
+  return d;
+}
+
+void tomp_ws_leave(tomp_thread_t *thr) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (!d) return;
+  tomp_team_t *team = thr->team;
+  if (!team) {
+    thr->ws_cur = d->prev;
+    slot_release_data(d);
+    free(d);
+    return;
+  }
+  thr->ws_cur = NULL;
+  /* read before arriving: once we are counted the slot may be recycled under us */
+  uint32_t n = d->nthreads;
+  if (__atomic_add_fetch(&d->left, 1, __ATOMIC_ACQ_REL) != n) return;
+  /* Last one out: nobody reads this construct any more.  A `cancel for/sections` of this
+   * construct ends here; every thread has seen it (they all left) and none can have
+   * cancelled a later construct while we still held this one, unless nowait let it run
+   * ahead (then the later construct's cancel may be lost: see the report). */
+  slot_release_data(d);
+  if (tomp_load_rlx(&team->cancelled) & TOMP_CANCEL_WS)
+    __atomic_fetch_and(&team->cancelled, ~TOMP_CANCEL_WS, __ATOMIC_ACQ_REL);
+  tomp_store_rlx(&d->left, 0);
+  slot_set_state(d, (d->k + TOMP_WS_RING) << 2);
+}
+
+/* `reductions`: task reductions on the construct; `mem`: on entry *mem is a byte size, on
+ * return a zeroed block of that size shared by the team (scan reductions keep per-thread
+ * partial results there).  Called by the first thread before publishing, by the others
+ * after. */
+void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t *reductions,
+                        void **mem) {
+  if (first) {
+    if (reductions) {
+      tomp_ws_task_reduction_begin(thr, reductions, NULL);
+      d->reductions = reductions;
+    }
+    if (mem) {
+      size_t size = (size_t)(uintptr_t)*mem;
+      size_t alloc = (size + TOMP_CACHELINE - 1) & ~(size_t)(TOMP_CACHELINE - 1);
+      if (!alloc) alloc = TOMP_CACHELINE;
+      d->mem = aligned_alloc(TOMP_CACHELINE, alloc);
+      if (!d->mem) tomp_fatal("out of memory for %zu bytes of scan reduction storage", size);
+      memset(d->mem, 0, alloc);
+      *mem = d->mem;
+    }
+  } else {
+    if (reductions) tomp_ws_task_reduction_begin(thr, reductions, d->reductions);
+    if (mem) *mem = d->mem;
+  }
+}
+
+/* ---- single --------------------------------------------------------------------------- */
+
+/* OMPT: work single begin (executor or other) */
+static void ompt_single_begin(tomp_thread_t *thr, bool executor) {
+  (void)thr;
+  (void)executor;
+}
+
+bool tomp_single_start(tomp_thread_t *thr) {
+  tomp_team_t *team = thr->team;
+  if (!team || team->nthreads == 1) {
+    ompt_single_begin(thr, true);
+    return true;
+  }
+  bool first;
+  tomp_ws_t *d = tomp_ws_enter(thr, &first);
+  if (first) {
+    d->kind = TOMP_WS_SINGLE;
+    tomp_ws_publish(d);
+  }
+  /* the winner is decided at entry; nobody needs the descriptor afterwards */
+  tomp_ws_leave(thr);
+  ompt_single_begin(thr, first);
+  return first;
+}
+
+void *tomp_single_copy_start(tomp_thread_t *thr) {
+  tomp_team_t *team = thr->team;
+  if (!team || team->nthreads == 1) {
+    ompt_single_begin(thr, true);
+    return NULL;
+  }
+  bool first;
+  tomp_ws_t *d = tomp_ws_enter(thr, &first);
+  if (first) {
+    d->kind = TOMP_WS_SINGLE;
+    tomp_ws_publish(d);
+    ompt_single_begin(thr, true);
+    return NULL; /* stays in the construct until copy_end */
+  }
+  ompt_single_begin(thr, false);
+  tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, false);
+  void *data = d->copy;
+  tomp_ws_leave(thr);
+  return data;
+}
+
+void tomp_single_copy_end(tomp_thread_t *thr, void *data) {
+  tomp_team_t *team = thr->team;
+  if (!team || team->nthreads == 1) return;
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (!d) return;
+  d->copy = data; /* the others read it after the barrier */
+  tomp_ws_leave(thr);
+  tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, false);
+}

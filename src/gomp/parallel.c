@@ -36,3 +36,12 @@ TOMP_EXPORT void GOMP_barrier(void) {
   }
   tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, false);
 }
+
+/* A barrier in a region that may be cancelled: true if the region is (or becomes)
+ * cancelled, in which case the caller jumps to the end of the region. */
+TOMP_EXPORT bool GOMP_barrier_cancel(void) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  if (!thr->team) return false;
+  return tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, true);
+}

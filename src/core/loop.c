@@ -1,0 +1,218 @@
+/* Loop dispatch: static, dynamic and guided schedules over a normalised iteration space.
+ *
+ * Dynamic chunks are one fetch-add on the descriptor's cursor (a CAS loop only when a huge
+ * chunk could make the cursor wrap); guided chunks are a CAS loop; static chunks need no
+ * shared state at all.  Chunks are handed out in increasing logical order, which ordered
+ * loops rely on. */
+#include <limits.h>
+
+#include "ws.h"
+
+/* OMPT: work loop begin / end (d->sched gives the ompt_work_loop_* kind) */
+static void ompt_work_begin(tomp_thread_t *thr, tomp_ws_t *d) {
+  (void)thr;
+  (void)d;
+}
+static void ompt_work_end(tomp_thread_t *thr, tomp_ws_t *d) {
+  (void)thr;
+  (void)d;
+}
+/* OMPT: dispatch (a chunk [lo, hi) of logical iterations, or a section) */
+static void ompt_dispatch(tomp_thread_t *thr, tomp_ws_t *d, uint64_t lo, uint64_t hi) {
+  (void)thr;
+  (void)d;
+  (void)lo;
+  (void)hi;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) {
+  return a / b + (a % b != 0);
+}
+
+uint64_t tomp_trip_long(long start, long end, long incr) {
+  if (incr > 0) return start < end ? ceil_div((uint64_t)end - (uint64_t)start, (uint64_t)incr) : 0;
+  if (incr < 0) return start > end ? ceil_div((uint64_t)start - (uint64_t)end, -(uint64_t)incr) : 0;
+  if (start != end)
+    tomp_warn("loop with a zero increment (from %ld to %ld): no iterations run", start, end);
+  return 0;
+}
+
+uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end,
+                       unsigned long long incr) {
+  if (incr == 0) {
+    if (start != end)
+      tomp_warn("loop with a zero increment (from %llu to %llu): no iterations run", start, end);
+    return 0;
+  }
+  if (up) return start < end ? ceil_div(end - start, incr) : 0;
+  return start > end ? ceil_div(start - end, -incr) : 0;
+}
+
+/* Resolve runtime / auto and defaults into (d->sched, d->chunk). */
+static void set_schedule(tomp_thread_t *thr, tomp_ws_t *d, int sched, uint64_t chunk) {
+  sched &= ~(int)TOMP_SCHED_MONOTONIC;
+  if (sched == 0) {
+    tomp_icv_t *icv = &thr->task->icv;
+    sched = icv->run_sched & ~(int)TOMP_SCHED_MONOTONIC;
+    chunk = icv->run_sched_chunk > 0 ? (uint64_t)icv->run_sched_chunk : 0;
+  }
+  switch (sched) {
+  case TOMP_SCHED_DYNAMIC:
+    d->sched = TOMP_WS_DYNAMIC;
+    break;
+  case TOMP_SCHED_GUIDED:
+    d->sched = TOMP_WS_GUIDED;
+    break;
+  case TOMP_SCHED_AUTO:
+    chunk = 0;
+    /* fallthrough */
+  default:
+    d->sched = TOMP_WS_STATIC;
+    break;
+  }
+  if (d->sched != TOMP_WS_STATIC && chunk == 0) chunk = 1;
+  d->chunk = chunk;
+}
+
+static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *a) {
+  d->kind = a->kind ? a->kind : TOMP_WS_LOOP;
+  d->n = a->n;
+  d->base = a->base;
+  d->step = a->step;
+  d->endv = a->endv;
+  set_schedule(thr, d, a->sched, a->chunk);
+  d->ordered = a->ordered;
+  tomp_store_rlx(&d->next, 0);
+  /* every thread does at most one failing fetch-add, so the cursor stays below
+   * n + (nthreads + 1) * chunk */
+  d->fast = d->chunk <= (UINT64_MAX - d->n) / ((uint64_t)d->nthreads + 1);
+  if (d->ordered) tomp_ordered_init(d);
+  if (a->ndim) {
+    /* doacross progress is tracked per chunk, so chunks must have one size */
+    if (d->sched == TOMP_WS_GUIDED) d->sched = TOMP_WS_DYNAMIC;
+    if (d->chunk == 0) d->chunk = d->n ? ceil_div(d->n, d->nthreads) : 1;
+    d->fast = d->chunk <= (UINT64_MAX - d->n) / ((uint64_t)d->nthreads + 1);
+    tomp_doacross_init(d, a->ndim, a->dims);
+  }
+}
+
+/* Next logical chunk [*lo, *hi) for the calling thread. */
+static bool grab(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t, uint64_t *lo, uint64_t *hi) {
+  uint64_t n = d->n, c = d->chunk, a;
+  switch (d->sched) {
+  case TOMP_WS_DYNAMIC:
+    if (tomp_likely(d->fast)) {
+      a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
+      if (a >= n) return false;
+    } else {
+      a = __atomic_load_n(&d->next, __ATOMIC_RELAXED);
+      do {
+        if (a >= n) return false;
+      } while (!__atomic_compare_exchange_n(&d->next, &a, n - a > c ? a + c : n, true,
+                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    }
+    *lo = a;
+    *hi = n - a > c ? a + c : n;
+    return true;
+  case TOMP_WS_GUIDED: {
+    uint64_t q, p = d->nthreads;
+    a = __atomic_load_n(&d->next, __ATOMIC_RELAXED);
+    do {
+      if (a >= n) return false;
+      uint64_t rem = n - a;
+      q = ceil_div(rem, p);
+      if (q < c) q = c;
+      if (q > rem) q = rem;
+    } while (!__atomic_compare_exchange_n(&d->next, &a, a + q, true, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    *lo = a;
+    *hi = a + q;
+    return true;
+  }
+  default: {
+    uint64_t p = d->nthreads, tid = thr->team ? thr->tid : 0;
+    if (c == 0) {
+      /* one contiguous block per thread, the first n % p threads one iteration longer */
+      if (t->trip++) return false;
+      uint64_t q = n / p, r = n % p;
+      a = q * tid + (tid < r ? tid : r);
+      uint64_t len = q + (tid < r);
+      if (!len) return false;
+      *lo = a;
+      *hi = a + len;
+      return true;
+    }
+    uint64_t nchunks = ceil_div(n, c);
+    uint64_t j;
+    if (__builtin_mul_overflow(t->trip, p, &j) || __builtin_add_overflow(j, tid, &j) ||
+        j >= nchunks)
+      return false;
+    t->trip++;
+    a = j * c;
+    *lo = a;
+    *hi = n - a > c ? a + c : n;
+    return true;
+  }
+  }
+}
+
+static bool next_chunk(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *lo, uint64_t *hi) {
+  tomp_ws_thr_t *t = tomp_ws_thr(thr, d);
+  if (d->ordered && t->ord_held) tomp_ordered_release(thr, d, t);
+  if (tomp_ws_cancelled(thr)) return false;
+  uint64_t a, b;
+  if (!grab(thr, d, t, &a, &b)) return false;
+  if (d->ordered) {
+    t->ord_lo = a;
+    t->ord_hi = b;
+    t->ord_held = 1;
+  }
+  ompt_dispatch(thr, d, a, b);
+  *lo = d->base + a * d->step;
+  *hi = d->base + b * d->step;
+  return true;
+}
+
+bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo, uint64_t *hi) {
+  bool first;
+  tomp_ws_t *d = tomp_ws_enter(thr, &first);
+  if (first) {
+    loop_init(thr, d, a);
+    tomp_ws_share_args(thr, d, true, a->reductions, a->mem);
+    tomp_ws_publish(d);
+  } else {
+    tomp_ws_share_args(thr, d, false, a->reductions, a->mem);
+  }
+  ompt_work_begin(thr, d);
+  if (!lo) return true;
+  return next_chunk(thr, d, lo, hi);
+}
+
+bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (tomp_unlikely(!d)) return false;
+  return next_chunk(thr, d, lo, hi);
+}
+
+bool tomp_loop_end(tomp_thread_t *thr, int how) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (d) {
+    tomp_ws_thr_t *t = tomp_ws_thr(thr, d);
+    if (d->ordered && t->ord_held) tomp_ordered_release(thr, d, t);
+    ompt_work_end(thr, d);
+    tomp_ws_leave(thr);
+  }
+  if (!thr->team || how == TOMP_END_NOWAIT) return false;
+  return tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, how == TOMP_END_CANCEL);
+}
+
+/* Runs inside tomp_fork before any worker starts: construct 0 is initialised and published
+ * here, and every thread of the team starts already inside it. */
+void tomp_loop_prep(tomp_team_t *team, const tomp_loop_args_t *a) {
+  tomp_ws_t *d = &((tomp_ws_team_t *)team->ws)->ring[0];
+  tomp_thread_t *master = tomp_self;
+  tomp_ws_init_common(d, 0, team->nthreads);
+  loop_init(master, d, a);
+  tomp_store_rlx(&d->state, 2u);
+  team->ws_initial = 1;
+}

@@ -1,0 +1,113 @@
+/* ordered regions and doacross dependences.
+ *
+ * ordered: chunks of an ordered loop are handed out in logical order, and ord_cur is the
+ * first logical iteration whose ordered region may not run yet.  A thread holding chunk
+ * [lo, hi) may run its ordered regions once ord_cur == lo; it keeps the turn for the whole
+ * chunk (its iterations are sequential anyway) and passes it on (ord_cur = hi) when it asks
+ * for its next chunk or leaves the loop, after waiting for its turn if it never took it.
+ *
+ * doacross: the outer dimension is dispatched in chunks of one size; within a chunk one
+ * thread runs the iterations in lexicographic order, so a chunk's progress is one number:
+ * how many of its (flattened) iterations have posted.  A wait for iteration v is a wait for
+ * v's chunk to reach v's flattened position. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws.h"
+
+void tomp_ordered_init(tomp_ws_t *d) {
+  tomp_store_rlx(&d->ord_cur, 0);
+}
+
+void tomp_ordered_release(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t) {
+  t->ord_held = 0;
+  if (!thr->team || d->nthreads == 1) return;
+  tomp_ws_wait64(thr, &d->ord_cur, t->ord_lo, true, &d->ord_seq, &d->ord_sleepers,
+                 ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->ord_cur);
+  __atomic_store_n(&d->ord_cur, t->ord_hi, __ATOMIC_SEQ_CST);
+  tomp_ws_wake(&d->ord_seq, &d->ord_sleepers);
+}
+
+/* OMPT: ordered region acquired / released (mutex_acquired / mutex_released, kind ordered) */
+static void ompt_ordered_acquired(tomp_thread_t *thr, tomp_ws_t *d) {
+  (void)thr;
+  (void)d;
+}
+static void ompt_ordered_released(tomp_thread_t *thr) {
+  (void)thr;
+}
+
+void tomp_ordered_start(tomp_thread_t *thr) {
+  tomp_team_t *team = thr->team;
+  if (!team || team->nthreads == 1) return;
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (!d || !d->ordered) return;
+  tomp_ws_thr_t *t = tomp_ws_thr(thr, d);
+  if (!t->ord_held) return;
+  tomp_ws_wait64(thr, &d->ord_cur, t->ord_lo, true, &d->ord_seq, &d->ord_sleepers,
+                 ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->ord_cur);
+  ompt_ordered_acquired(thr, d);
+}
+
+void tomp_ordered_end(tomp_thread_t *thr) {
+  ompt_ordered_released(thr);
+}
+
+/* ---- doacross ------------------------------------------------------------------------- */
+
+void tomp_doacross_init(tomp_ws_t *d, unsigned ndim, const uint64_t *dims) {
+  d->dx_ndim = ndim;
+  d->dx_chunk = d->chunk;
+  uint64_t inner = 1;
+  for (unsigned i = 1; i < ndim; i++)
+    inner *= dims[i];
+  d->dx_inner = inner;
+  if (d->nthreads == 1 || d->n == 0 || inner == 0) {
+    d->dx_done = NULL; /* one thread runs the iterations in order: nothing to wait for */
+    return;
+  }
+  d->dx_dims = tomp_malloc(ndim * sizeof *d->dx_dims);
+  memcpy(d->dx_dims, dims, ndim * sizeof *dims);
+  uint64_t nchunks = d->n / d->dx_chunk + (d->n % d->dx_chunk != 0);
+  d->dx_done = tomp_calloc(nchunks, sizeof *d->dx_done);
+  tomp_store_rlx(&d->dx_seq, 0);
+}
+
+void tomp_doacross_free(tomp_ws_t *d) {
+  free(d->dx_done);
+  free(d->dx_dims);
+  d->dx_done = NULL;
+  d->dx_dims = NULL;
+  d->dx_ndim = 0;
+}
+
+unsigned tomp_doacross_ndim(tomp_thread_t *thr) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  return d ? d->dx_ndim : 0;
+}
+
+/* Position of iteration v inside its chunk, counted from 1. */
+static uint64_t dx_position(const tomp_ws_t *d, const uint64_t *v, uint64_t *chunk) {
+  uint64_t j = v[0] / d->dx_chunk, flat = 0;
+  for (unsigned i = 1; i < d->dx_ndim; i++)
+    flat = flat * d->dx_dims[i] + v[i];
+  *chunk = j;
+  return (v[0] - j * d->dx_chunk) * d->dx_inner + flat + 1;
+}
+
+void tomp_doacross_post(tomp_thread_t *thr, const uint64_t *v) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (!d || !d->dx_done) return;
+  uint64_t j, pos = dx_position(d, v, &j);
+  __atomic_store_n(&d->dx_done[j], pos, __ATOMIC_SEQ_CST);
+  tomp_ws_wake(&d->dx_seq, &d->dx_sleepers);
+}
+
+void tomp_doacross_wait(tomp_thread_t *thr, const uint64_t *v) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (!d || !d->dx_done) return;
+  if (v[0] >= d->n) return; /* outside the iteration space: no such iteration to wait for */
+  uint64_t j, pos = dx_position(d, v, &j);
+  tomp_ws_wait64(thr, &d->dx_done[j], pos, false, &d->dx_seq, &d->dx_sleepers,
+                 ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->dx_done[j]);
+}

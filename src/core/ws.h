@@ -1,0 +1,166 @@
+/* Worksharing: the ABI-neutral core of loops, sections, single, ordered and doacross.
+ *
+ * Each team owns a ring of TOMP_WS_RING descriptors.  Every thread counts the constructs it
+ * has entered (thr->ws_count); construct k lives in slot k % TOMP_WS_RING.  The first thread
+ * to reach construct k claims the slot and initialises it, the others wait (briefly) until it
+ * is published, and the last thread to leave recycles it for construct k + TOMP_WS_RING.
+ * nowait constructs therefore let threads run up to TOMP_WS_RING constructs ahead of the
+ * slowest one before they wait.
+ *
+ * A loop is normalised to logical iterations 0..n-1; iteration a has the value
+ * base + a * step (computed modulo 2^64, so the same code serves signed long and unsigned
+ * long long loops counting up or down).  A chunk's end is the value of its first iteration
+ * past the chunk, also for the last chunk: gcc's loop code steps its variable and compares
+ * it with the end, so the end must be what the variable becomes, wrapped or not. */
+#ifndef TOMP_WS_H
+#define TOMP_WS_H
+
+#include "internal.h"
+
+/* Schedule a descriptor dispatches with; kept for the OMPT work-loop kinds. */
+enum { TOMP_WS_STATIC = 1, TOMP_WS_DYNAMIC = 2, TOMP_WS_GUIDED = 3 };
+
+/* Construct kinds (OMPT work types). */
+enum { TOMP_WS_LOOP = 1, TOMP_WS_SECTIONS = 2, TOMP_WS_SINGLE = 3 };
+
+/* A thread's private position in its current construct.  Lives in the team (indexed by
+ * thread number), not in the thread, so a nested parallel region inside a loop body cannot
+ * disturb it. */
+typedef struct tomp_ws_thr {
+  uint64_t trip;   /* static schedule: chunks already taken */
+  uint64_t ord_lo; /* ordered: logical range of the chunk held */
+  uint64_t ord_hi;
+  int ord_held;
+} __attribute__((aligned(TOMP_CACHELINE))) tomp_ws_thr_t;
+
+typedef struct tomp_ws {
+  /* Slot life: (k << 2) free for construct k, | 1 being initialised, | 2 ready. */
+  uint32_t state;
+  uint32_t sleepers; /* threads asleep on state */
+  uint32_t k;        /* construct number the slot holds */
+  uint32_t nthreads;
+  int kind;  /* TOMP_WS_LOOP / SECTIONS / SINGLE */
+  int sched; /* TOMP_WS_STATIC / DYNAMIC / GUIDED */
+  bool ordered;
+  bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
+  /* iteration space */
+  uint64_t n, chunk, base, step, endv;
+  /* data the first thread publishes */
+  uintptr_t *reductions;
+  void *mem;            /* scan / inscan scratch block (the `mem` argument) */
+  void *copy;           /* copyprivate pointer */
+  struct tomp_ws *prev; /* orphaned (team-less) constructs: the enclosing one */
+  tomp_ws_thr_t self;   /* orphaned constructs: the lone thread's state */
+  /* doacross */
+  unsigned dx_ndim;
+  uint64_t dx_chunk; /* outer iterations per progress entry */
+  uint64_t dx_inner; /* iterations of the inner dimensions per outer iteration */
+  uint64_t *dx_dims; /* dx_ndim extents */
+  uint64_t *dx_done; /* per chunk: inner iterations posted (flattened, +1) */
+  uint32_t dx_seq, dx_sleepers;
+
+  uint32_t left __attribute__((aligned(TOMP_CACHELINE)));    /* threads that left */
+  uint64_t next __attribute__((aligned(TOMP_CACHELINE)));    /* dynamic / guided cursor */
+  uint64_t ord_cur __attribute__((aligned(TOMP_CACHELINE))); /* ordered: iterations done */
+  uint32_t ord_seq, ord_sleepers;
+} __attribute__((aligned(TOMP_CACHELINE))) tomp_ws_t;
+
+typedef struct tomp_ws_team {
+  tomp_ws_t ring[TOMP_WS_RING];
+  tomp_ws_thr_t *thr; /* per thread number */
+  unsigned cap;
+} tomp_ws_team_t;
+
+/* ---- ring (ws.c) ---------------------------------------------------------------------- */
+
+/* Enter the calling thread's next construct.  *first is true for the thread that must
+ * initialise the descriptor and then call tomp_ws_publish; for the others the descriptor is
+ * already published. */
+tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) TOMP_HIDDEN;
+void tomp_ws_publish(tomp_ws_t *d) TOMP_HIDDEN;
+/* Reset what a construct's first thread must not inherit from the slot's last user. */
+void tomp_ws_init_common(tomp_ws_t *d, uint32_t k, unsigned nthreads) TOMP_HIDDEN;
+/* Leave the current construct; the last thread out recycles the slot. */
+void tomp_ws_leave(tomp_thread_t *thr) TOMP_HIDDEN;
+/* The current construct (constructs pre-entered at fork included), NULL if none. */
+tomp_ws_t *tomp_ws_cur(tomp_thread_t *thr) TOMP_HIDDEN;
+/* Share the `reductions` and `mem` arguments of a construct (see ws.c). */
+void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t *reductions,
+                        void **mem) TOMP_HIDDEN;
+
+static inline tomp_ws_thr_t *tomp_ws_thr(tomp_thread_t *thr, tomp_ws_t *d) {
+  return thr->team ? &((tomp_ws_team_t *)thr->team->ws)->thr[thr->tid] : &d->self;
+}
+
+/* Is the construct (or the region) cancelled? */
+static inline bool tomp_ws_cancelled(tomp_thread_t *thr) {
+  tomp_team_t *team = thr->team;
+  return team &&
+         tomp_unlikely(tomp_load_acq(&team->cancelled) & (TOMP_CANCEL_WS | TOMP_CANCEL_PARALLEL));
+}
+
+/* ---- loops (loop.c) ------------------------------------------------------------------- */
+
+typedef struct tomp_loop_args {
+  uint64_t n;                /* trip count */
+  uint64_t base, step, endv; /* value bit patterns: first, increment, end */
+  int sched;                 /* TOMP_SCHED_STATIC/DYNAMIC/GUIDED/AUTO; 0 = run-sched-var */
+  uint64_t chunk;            /* 0 = none given */
+  bool ordered;
+  unsigned ndim;        /* doacross: number of dimensions, 0 if not doacross */
+  const uint64_t *dims; /* doacross: iterations per dimension (dims[0] == n) */
+  uintptr_t *reductions;
+  void **mem;
+  int kind; /* TOMP_WS_LOOP or TOMP_WS_SECTIONS */
+} tomp_loop_args_t;
+
+/* Trip counts (0 for empty loops).  A zero increment gets one message and no iterations. */
+uint64_t tomp_trip_long(long start, long end, long incr) TOMP_HIDDEN;
+uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end,
+                       unsigned long long incr) TOMP_HIDDEN;
+
+/* Enter a loop (or sections) construct.  If lo is non-NULL, hands out the first chunk as
+ * values [*lo, *hi) and returns whether there was one; with lo NULL returns true. */
+bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo,
+                     uint64_t *hi) TOMP_HIDDEN;
+bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+enum { TOMP_END_BARRIER = 0, TOMP_END_NOWAIT = 1, TOMP_END_CANCEL = 2 };
+/* Leave; returns true (TOMP_END_CANCEL only) if the parallel region was cancelled. */
+bool tomp_loop_end(tomp_thread_t *thr, int how) TOMP_HIDDEN;
+/* Combined parallel loop/sections: the fork's prep callback pre-enters construct 0. */
+void tomp_loop_prep(tomp_team_t *team, const tomp_loop_args_t *a) TOMP_HIDDEN;
+
+/* ---- ordered and doacross (ordered.c) ------------------------------------------------- */
+
+void tomp_ordered_init(tomp_ws_t *d) TOMP_HIDDEN;
+/* A thread done with its ordered chunk passes the turn on (waits for its own turn first). */
+void tomp_ordered_release(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t) TOMP_HIDDEN;
+void tomp_ordered_start(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ordered_end(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_doacross_init(tomp_ws_t *d, unsigned ndim, const uint64_t *dims) TOMP_HIDDEN;
+void tomp_doacross_free(tomp_ws_t *d) TOMP_HIDDEN;
+void tomp_doacross_post(tomp_thread_t *thr, const uint64_t *v) TOMP_HIDDEN;
+void tomp_doacross_wait(tomp_thread_t *thr, const uint64_t *v) TOMP_HIDDEN;
+/* Dimensions of the current doacross loop (0 when there is none). */
+unsigned tomp_doacross_ndim(tomp_thread_t *thr) TOMP_HIDDEN;
+
+/* ---- single (ws.c) -------------------------------------------------------------------- */
+
+bool tomp_single_start(tomp_thread_t *thr) TOMP_HIDDEN;
+/* copyprivate: NULL for the executor; the others get the executor's pointer. */
+void *tomp_single_copy_start(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_single_copy_end(tomp_thread_t *thr, void *data) TOMP_HIDDEN;
+
+/* Wait until *word (64-bit) reaches want: == want if exact, else >= want.  Spin, then sleep
+ * on seq, which the updater bumps (and wakes) when it sees sleepers. */
+void tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact, uint32_t *seq,
+                    uint32_t *sleepers, int state, uint64_t wait_id) TOMP_HIDDEN;
+/* The update side: call after storing the word (seq_cst). */
+static inline void tomp_ws_wake(uint32_t *seq, uint32_t *sleepers) {
+  if (__atomic_load_n(sleepers, __ATOMIC_SEQ_CST)) {
+    __atomic_add_fetch(seq, 1, __ATOMIC_SEQ_CST);
+    tomp_futex_wake(seq, 0x7fffffff);
+  }
+}
+
+#endif

@@ -1,0 +1,21 @@
+/* GOMP single and copyprivate. */
+#include "gomp.h"
+#include "ws.h"
+
+TOMP_EXPORT bool GOMP_single_start(void) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  return tomp_single_start(thr);
+}
+
+TOMP_EXPORT void *GOMP_single_copy_start(void) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  return tomp_single_copy_start(thr);
+}
+
+TOMP_EXPORT void GOMP_single_copy_end(void *data) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_single_copy_end(thr, data);
+}
