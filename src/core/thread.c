@@ -244,10 +244,11 @@ void tomp_pool_release_idle(tomp_thread_t *thr) {
 void tomp_team_cache_forget_workers(tomp_thread_t *thr) TOMP_HIDDEN;
 
 static void atfork_child(void) {
-  pool_head = NULL;
-  pool_lock.v = 0;
-  tomp_nthreads_busy = 1;
-  tomp_nthreads_live = 1;
+  /* atomic stores: the parent's threads last wrote these atomically (TSan compares) */
+  tomp_store_rlx(&pool_head, NULL);
+  tomp_store_rlx(&pool_lock.v, 0);
+  tomp_store_rlx(&tomp_nthreads_busy, 1);
+  tomp_store_rlx(&tomp_nthreads_live, 1);
   if (tomp_self) {
     tomp_team_cache_forget_workers(tomp_self);
     if (tomp_self->ompt_type != 1) tomp_self->ompt_type = 1;
