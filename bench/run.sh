@@ -1,0 +1,167 @@
+#!/bin/bash
+# Side-by-side microbenchmarks: tomp vs GCC's libgomp vs LLVM's libomp (GOMP layer).
+#
+#   bench/run.sh [--quick] [--reps N] [--threads T[,T...]] [--time S] [--timeout S] [tests...]
+#
+# One binary (build/bench/ompbench, gcc -fopenmp -O2) runs on every runtime; only the
+# directory on LD_LIBRARY_PATH changes: it holds a libgomp.so.1 that is tomp, the system
+# libgomp or libomp.  (LD_PRELOAD of libomp is NOT used: the system libgomp would still be
+# loaded as the binary's DT_NEEDED and run its constructor; see docs/benchmarks.md.)  Every
+# run prints the library its GOMP_parallel bound to and all OpenMP libraries mapped; the
+# script refuses a result whose runtime is not the one intended.
+#
+# Runs are interleaved (rep 1: test A on tomp, libgomp, libomp; test B on ...; rep 2: ...) so
+# that a burst of load from other processes hits all runtimes and is spread over every test's
+# repetitions; the table shows medians.  A run that fails (missing entry point, wrong result,
+# crash) or hangs (timeout) marks that runtime n/a for the test; it is not retried.
+#
+# Environment: TOMP_BUILD (default build) selects the tomp build directory; OMP_* / GOMP_* /
+# KMP_* variables the caller sets pass through to all runtimes alike.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+
+REPS=5 THREADS=2 TIME=0.3 TIMEOUT=20 QUICK=0
+TESTS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) QUICK=1 ;;
+    --reps) REPS=$2; shift ;;
+    --threads) THREADS=$2; shift ;;
+    --time) TIME=$2; shift ;;
+    --timeout) TIMEOUT=$2; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
+    *) TESTS+=("$1") ;;
+  esac
+  shift
+done
+if [ $QUICK = 1 ]; then
+  # explicit --reps/--time given before or after --quick keep their value only if not default
+  [ "$REPS" = 5 ] && REPS=3
+  [ "$TIME" = 0.3 ] && TIME=0.1
+  [ "$TIMEOUT" = 20 ] && TIMEOUT=10
+fi
+case $REPS in ''|*[!0-9]*|0) echo "run.sh: --reps needs a positive integer" >&2; exit 64 ;; esac
+
+TOMP_BUILD=${TOMP_BUILD:-build}
+BIN=build/bench/ompbench
+TOMP_LIB=$ROOT/$TOMP_BUILD/libtomp.so
+GOMP_LIB=/usr/lib/x86_64-linux-gnu/libgomp.so.1
+KMP_LIB=/usr/lib/llvm-14/lib/libomp.so.5
+[ -f "$TOMP_LIB" ] || { echo "run.sh: $TOMP_LIB missing: run make first" >&2; exit 1; }
+if [ ! -x $BIN ] || [ bench/ompbench.c -nt $BIN ]; then
+  mkdir -p build/bench
+  gcc -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o $BIN bench/ompbench.c -ldl || exit 1
+fi
+
+# One directory per runtime, each holding libgomp.so.1 -> that runtime.
+LIBDIRS=$ROOT/build/bench/rt
+RUNTIMES=(tomp libgomp libomp)
+declare -A LIBOF=([tomp]=$TOMP_LIB [libgomp]=$GOMP_LIB [libomp]=$KMP_LIB)
+for rt in "${RUNTIMES[@]}"; do
+  mkdir -p "$LIBDIRS/$rt"
+  ln -sfn "${LIBOF[$rt]}" "$LIBDIRS/$rt/libgomp.so.1"
+  [ -e "${LIBOF[$rt]}" ] || echo "run.sh: ${LIBOF[$rt]} missing; $rt will be n/a" >&2
+done
+
+[ ${#TESTS[@]} -eq 0 ] && mapfile -t TESTS < <($BIN -l | awk '{print $1}')
+for t in "${TESTS[@]}"; do
+  $BIN -l | awk '{print $1}' | grep -qx "$t" || { echo "run.sh: unknown test $t" >&2; exit 64; }
+done
+IFS=, read -r -a TLIST <<<"$THREADS"
+
+STAMP=$(date +%Y-%m-%d-%H%M%S)
+mkdir -p bench/results
+CSV=bench/results/$STAMP.csv
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "ompbench: ${#TESTS[@]} tests x ${#RUNTIMES[@]} runtimes x $REPS reps, threads $THREADS," \
+  "${TIME}s per run, timeout ${TIMEOUT}s; load average $LOAD0; $(nproc) CPUs" >&2
+
+# status/<T>/<test>/<rt>: "" while fine, else the reason; vals/<T>/<test>/<rt>: one value a line
+reason_of() {
+  case $1 in
+    124|137) echo "timeout ${TIMEOUT}s" ;;
+    127) echo "missing entry point" ;;
+    2) echo "wrong result" ;;
+    3) echo "wrong runtime loaded" ;;
+    *) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "exit $1"; fi ;;
+  esac
+}
+
+run_one() { # T test rt -> appends to vals or writes status
+  local T=$1 t=$2 rt=$3 d=$TMP/$1/$2 out rc real
+  mkdir -p "$d"
+  [ -s "$d/$rt.status" ] && return
+  out=$(env -u LD_PRELOAD -u LD_BIND_NOW LD_LIBRARY_PATH="$LIBDIRS/$rt" OMP_NUM_THREADS=$T \
+        timeout -k 2 "$TIMEOUT" $BIN -t "$TIME" "$t" 2>"$d/$rt.err")
+  rc=$?
+  if [ $rc -eq 0 ]; then
+    real=$(readlink -f "${LIBOF[$rt]}")
+    # the runtime bound must be the intended one, and no other OpenMP library mapped
+    if ! grep -q "bound=$real loaded=$real\$" <<<"$out"; then
+      echo "run.sh: $t on $rt: wrong runtime: ${out##*bound=}" >>"$d/$rt.err"
+      rc=3
+    fi
+  fi
+  if [ $rc -ne 0 ]; then
+    reason_of $rc >"$d/$rt.status"
+    printf '  %-15s T=%s %-8s n/a: %s: %s\n' "$t" "$T" "$rt" "$(cat "$d/$rt.status")" \
+      "$(head -c 200 "$d/$rt.err" | tr '\n' ' ')" >&2
+    return
+  fi
+  sed -n 's/.* ns_per_op=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$d/$rt.vals"
+}
+
+for rep in $(seq 1 "$REPS"); do
+  echo "rep $rep/$REPS (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+  for T in "${TLIST[@]}"; do
+    for t in "${TESTS[@]}"; do
+      for rt in "${RUNTIMES[@]}"; do run_one "$T" "$t" "$rt"; done
+    done
+  done
+done
+LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+stat_of() { # file -> "median min max n" (median of an even count: mean of the middle two)
+  sort -g "$1" | awk '{v[NR]=$1} END {if (NR==0) exit;
+    m = NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR}'
+}
+
+echo "date,host,cpus,threads,test,runtime,status,median_ns,min_ns,max_ns,runs,values,load_before,load_after,tomp_commit" >"$CSV"
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null)
+printf '\n%-15s %3s %29s %12s %12s %9s %9s\n' test T "tomp ns/op" "libgomp" "libomp" "/libgomp" "/libomp"
+for T in "${TLIST[@]}"; do
+  for t in "${TESTS[@]}"; do
+    declare -A MED=()
+    line=$(printf '%-15s %3s' "$t" "$T")
+    for rt in "${RUNTIMES[@]}"; do
+      f=$TMP/$T/$t/$rt
+      if [ -s "$f.status" ]; then
+        st=$(cat "$f.status"); MED[$rt]=""
+        [ "$rt" = tomp ] && cell="n/a (unsupported on tomp yet)" || cell="n/a"
+        [ "$rt" = tomp ] && line+=$(printf ' %29s' "$cell") || line+=$(printf ' %12s' "$cell")
+        echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,$st,,,,0,,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
+      else
+        read -r med min max cnt < <(stat_of "$f.vals")
+        MED[$rt]=$med
+        [ "$rt" = tomp ] && line+=$(printf ' %29s' "$med") || line+=$(printf ' %12s' "$med")
+        echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,ok,$med,$min,$max,$cnt,$(paste -sd';' "$f.vals"),$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
+      fi
+    done
+    for ref in libgomp libomp; do
+      if [ -n "${MED[tomp]}" ] && [ -n "${MED[$ref]}" ]; then
+        line+=$(awk -v a="${MED[tomp]}" -v b="${MED[$ref]}" 'BEGIN {printf " %9.2f", a / b}')
+      else
+        line+=$(printf ' %9s' -)
+      fi
+    done
+    echo "$line"
+    unset MED
+  done
+done
+echo
+echo "medians of $REPS runs (ns per op; ratio > 1: tomp slower). load average before: $LOAD0, after: $LOAD1"
+echo "CSV: $CSV"
