@@ -8,6 +8,8 @@
  *   ompbench [-t SECONDS] [-b BATCHES] [-q] TEST     run one test, print one RESULT line
  *   ompbench -l                                    list tests with a one-line description
  *   ompbench -r                                    print which runtime was loaded and exit
+ *   ompbench -n N TEST                             no timing: one untimed warm-up repetition,
+ *                                                  then exactly N (for instruction counting)
  *
  * Each test runs "n repetitions" of a construct.  n is calibrated (doubling from 1) until one
  * batch takes SECONDS/BATCHES; then BATCHES timed batches run and the median batch gives
@@ -336,9 +338,10 @@ static void runtime_info(char *bound, size_t bsz, char *loaded) {
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: ompbench [-t SECONDS] [-b BATCHES] TEST | -l | -r\n"
+          "usage: ompbench [-t SECONDS] [-b BATCHES] TEST | -n N TEST | -l | -r\n"
           "  -t  target measuring time per test (default 0.3)\n"
           "  -b  timed batches; the median batch is reported (default 3)\n"
+          "  -n  run exactly N repetitions after one warm-up, untimed (for callgrind)\n"
           "  -l  list tests   -r  print the runtime bound and loaded, then exit\n");
   exit(64);
 }
@@ -346,12 +349,14 @@ static void usage(void) {
 int main(int argc, char **argv) {
   double target = 0.3;
   int batches = 3, opt;
+  long fixed = 0;
   char bound[PATH_MAX], loaded[4096];
 
-  while ((opt = getopt(argc, argv, "t:b:lrh")) != -1) {
+  while ((opt = getopt(argc, argv, "t:b:n:lrh")) != -1) {
     switch (opt) {
     case 't': target = atof(optarg); break;
     case 'b': batches = atoi(optarg); break;
+    case 'n': fixed = atol(optarg); if (fixed < 1) usage(); break;
     case 'l':
       for (size_t i = 0; i < NTESTS; i++) printf("%-15s %s\n", tests[i].name, tests[i].op);
       return 0;
@@ -378,6 +383,15 @@ int main(int argc, char **argv) {
    * until one run of n repetitions (a "chunk") takes 1/CHUNKS of a batch.  A batch repeats
    * chunks until its time is up, so a machine that gets busier after calibration makes
    * batches hold fewer chunks, never run far over time; one that gets quieter, more. */
+  if (fixed) {
+    t->fn(1);
+    long ops = failed ? 0 : t->fn(fixed);
+    if (failed) return 2;
+    printf("RESULT test=%s threads=%d reps=%ld ops=%ld bound=%s loaded=%s\n", t->name, nthr, fixed,
+           ops, bound, loaded);
+    return 0;
+  }
+
   enum { CHUNKS = 16 };
   double batch_time = target / batches, el = 0;
   long n = 1;
