@@ -68,7 +68,7 @@ ir_of() { # rt test threads n extra-env... -> total Ir of one run (empty on fail
   env -u LD_PRELOAD -u OMP_TOOL -u OMP_TOOL_LIBRARIES "${pre[@]}" "$@" \
     LD_LIBRARY_PATH="$B/rt/$rt" OMP_WAIT_POLICY=passive OMP_NUM_THREADS="$T" \
     timeout 300 valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$out" \
-    "$B/ompbench" -n "$n" "$t" >"$TMP/stdout" 2>"$TMP/stderr" || return
+    "$B/ompbench" -T "$T" -n "$n" "$t" >"$TMP/stdout" 2>"$TMP/stderr" || return
   grep -q "bound=$(readlink -f "${LIBOF[$rt]}") " "$TMP/stdout" || return
   [ -n "$ANN" ] && [ "$n" = "$N2" ] && cp "$out" "$ANN/$rt-$t-$T${TAG:+-$TAG}.cg"
   sed -n 's/^summary: *//p' "$out"

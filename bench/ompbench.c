@@ -5,11 +5,14 @@
  * and LLVM's libomp (its GOMP compatibility layer); only the library the loader binds changes.
  * So the comparison is of runtimes, never of compilers.
  *
- *   ompbench [-t SECONDS] [-b BATCHES] [-q] TEST     run one test, print one RESULT line
+ *   ompbench [-T THREADS] [-t SECONDS] [-b BATCHES] TEST   run one test, print one RESULT line
  *   ompbench -l                                    list tests with a one-line description
  *   ompbench -r                                    print which runtime was loaded and exit
  *   ompbench -n N TEST                             no timing: one untimed warm-up repetition,
  *                                                  then exactly N (for instruction counting)
+ *
+ * -T sets the team size with omp_set_num_threads (so it does not depend on the runtime parsing
+ * OMP_NUM_THREADS); every test checks that its teams really have that many threads.
  *
  * Each test runs "n repetitions" of a construct.  n is calibrated (doubling from 1) until one
  * batch takes SECONDS/BATCHES; then BATCHES timed batches run and the median batch gives
@@ -338,9 +341,10 @@ static void runtime_info(char *bound, size_t bsz, char *loaded) {
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: ompbench [-t SECONDS] [-b BATCHES] TEST | -n N TEST | -l | -r\n"
+          "usage: ompbench [-T THREADS] [-t SECONDS] [-b BATCHES] TEST | ... -n N TEST | -l | -r\n"
+          "  -T  team size (omp_set_num_threads); default: the runtime's\n"
           "  -t  target measuring time per test (default 0.3)\n"
-          "  -b  timed batches; the median batch is reported (default 3)\n"
+          "  -b  timed batches; the median batch is reported (default 5)\n"
           "  -n  run exactly N repetitions after one warm-up, untimed (for callgrind)\n"
           "  -l  list tests   -r  print the runtime bound and loaded, then exit\n");
   exit(64);
@@ -348,12 +352,14 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
   double target = 0.3;
-  int batches = 3, opt;
+  int batches = 5, opt;
   long fixed = 0;
+  int want_threads = 0;
   char bound[PATH_MAX], loaded[4096];
 
-  while ((opt = getopt(argc, argv, "t:b:n:lrh")) != -1) {
+  while ((opt = getopt(argc, argv, "T:t:b:n:lrh")) != -1) {
     switch (opt) {
+    case 'T': want_threads = atoi(optarg); if (want_threads < 1) usage(); break;
     case 't': target = atof(optarg); break;
     case 'b': batches = atoi(optarg); break;
     case 'n': fixed = atol(optarg); if (fixed < 1) usage(); break;
@@ -376,7 +382,12 @@ int main(int argc, char **argv) {
     return 64;
   }
 
+  if (want_threads) omp_set_num_threads(want_threads);
   nthr = omp_get_max_threads();
+  if (want_threads && nthr != want_threads) {
+    fprintf(stderr, "ompbench: asked for %d threads, runtime offers %d\n", want_threads, nthr);
+    return 2;
+  }
   runtime_info(bound, sizeof bound, loaded);
 
   /* Warm-up, then calibration: the untimed first run starts the worker pool; then n doubles

@@ -15,7 +15,8 @@
 # repetitions; the table shows medians.  A run that fails (missing entry point, wrong result,
 # crash) or hangs (timeout) marks that runtime n/a for the test; it is not retried.
 #
-# Environment: TOMP_BUILD (default build) selects the tomp build directory; OMP_* / GOMP_* /
+# Environment: TOMP_BUILD (default build) selects the tomp build directory, or TOMP_LIB names
+# any libtomp.so (e.g. another branch's build, to see what a merge will bring); OMP_* / GOMP_* /
 # KMP_* variables the caller sets pass through to all runtimes alike.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,7 +47,7 @@ case $REPS in ''|*[!0-9]*|0) echo "run.sh: --reps needs a positive integer" >&2;
 
 TOMP_BUILD=${TOMP_BUILD:-build}
 BIN=build/bench/ompbench
-TOMP_LIB=$ROOT/$TOMP_BUILD/libtomp.so
+TOMP_LIB=${TOMP_LIB:-$ROOT/$TOMP_BUILD/libtomp.so}
 GOMP_LIB=/usr/lib/x86_64-linux-gnu/libgomp.so.1
 KMP_LIB=/usr/lib/llvm-14/lib/libomp.so.5
 [ -f "$TOMP_LIB" ] || { echo "run.sh: $TOMP_LIB missing: run make first" >&2; exit 1; }
@@ -96,7 +97,7 @@ run_one() { # T test rt -> appends to vals or writes status
   mkdir -p "$d"
   [ -s "$d/$rt.status" ] && return
   out=$(env -u LD_PRELOAD -u LD_BIND_NOW LD_LIBRARY_PATH="$LIBDIRS/$rt" OMP_NUM_THREADS=$T \
-        timeout -k 2 "$TIMEOUT" $BIN -t "$TIME" "$t" 2>"$d/$rt.err")
+        timeout -k 2 "$TIMEOUT" $BIN -T "$T" -t "$TIME" "$t" 2>"$d/$rt.err")
   rc=$?
   if [ $rc -eq 0 ]; then
     real=$(readlink -f "${LIBOF[$rt]}")
@@ -107,16 +108,31 @@ run_one() { # T test rt -> appends to vals or writes status
     fi
   fi
   if [ $rc -ne 0 ]; then
-    reason_of $rc >"$d/$rt.status"
+    { reason_of $rc | tr -d '\n'
+      sed -n 's/.*undefined symbol: \([^,]*\).*/ \1/p' "$d/$rt.err" | head -1; echo; } >"$d/$rt.status"
     printf '  %-15s T=%s %-8s n/a: %s: %s\n' "$t" "$T" "$rt" "$(cat "$d/$rt.status")" \
       "$(head -c 200 "$d/$rt.err" | tr '\n' ' ')" >&2
     return
   fi
   sed -n 's/.* ns_per_op=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$d/$rt.vals"
+  sed -n 's/.* min=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$d/$rt.mins"
 }
 
+# Share of the CPUs other processes keep busy, sampled over half a second before each rep
+# (while nothing of ours runs): the noise this rep is exposed to.
+busy_others() {
+  local a b
+  read -r -a a < <(grep '^cpu ' /proc/stat)
+  sleep 0.5
+  read -r -a b < <(grep '^cpu ' /proc/stat)
+  awk -v t0="$(( a[1]+a[2]+a[3]+a[4]+a[5]+a[6]+a[7] ))" -v i0="$(( a[4]+a[5] ))" \
+      -v t1="$(( b[1]+b[2]+b[3]+b[4]+b[5]+b[6]+b[7] ))" -v i1="$(( b[4]+b[5] ))" \
+      'BEGIN {d = t1 - t0; printf "%.0f", (d > 0 ? 100 * (1 - (i1 - i0) / d) : 0)}'
+}
+BUSY=()
 for rep in $(seq 1 "$REPS"); do
-  echo "rep $rep/$REPS (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+  b=$(busy_others); BUSY+=("$b")
+  echo "rep $rep/$REPS (load $(cut -d' ' -f1 /proc/loadavg), CPUs busy with other work: $b%)" >&2
   for T in "${TLIST[@]}"; do
     for t in "${TESTS[@]}"; do
       for rt in "${RUNTIMES[@]}"; do run_one "$T" "$t" "$rt"; done
@@ -130,38 +146,64 @@ stat_of() { # file -> "median min max n" (median of an even count: mean of the m
     m = NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR}'
 }
 
-echo "date,host,cpus,threads,test,runtime,status,median_ns,min_ns,max_ns,runs,values,load_before,load_after,tomp_commit" >"$CSV"
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null)
-printf '\n%-15s %3s %29s %12s %12s %9s %9s\n' test T "tomp ns/op" "libgomp" "libomp" "/libgomp" "/libomp"
+BUSYS=$(IFS=';'; echo "${BUSY[*]}")
+echo "date,host,cpus,threads,test,runtime,status,median_ns,best_ns,min_run_ns,max_run_ns,runs,run_values,others_busy_pct,load_before,load_after,tomp_commit" >"$CSV"
+# Collect: MED/BEST[T,test,rt] ("" when n/a)
+declare -A MED=() BEST=()
 for T in "${TLIST[@]}"; do
   for t in "${TESTS[@]}"; do
-    declare -A MED=()
-    line=$(printf '%-15s %3s' "$t" "$T")
     for rt in "${RUNTIMES[@]}"; do
-      f=$TMP/$T/$t/$rt
-      if [ -s "$f.status" ]; then
-        st=$(cat "$f.status"); MED[$rt]=""
-        [ "$rt" = tomp ] && cell="n/a (unsupported on tomp yet)" || cell="n/a"
-        [ "$rt" = tomp ] && line+=$(printf ' %29s' "$cell") || line+=$(printf ' %12s' "$cell")
-        echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,$st,,,,0,,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
+      f=$TMP/$T/$t/$rt k=$T,$t,$rt
+      if [ -s "$f.status" ] || [ ! -s "$f.vals" ]; then
+        MED[$k]="" BEST[$k]=""
+        echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,$(cat "$f.status" 2>/dev/null),,,,,0,,$BUSYS,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
       else
         read -r med min max cnt < <(stat_of "$f.vals")
-        MED[$rt]=$med
-        [ "$rt" = tomp ] && line+=$(printf ' %29s' "$med") || line+=$(printf ' %12s' "$med")
-        echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,ok,$med,$min,$max,$cnt,$(paste -sd';' "$f.vals"),$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
+        MED[$k]=$med
+        BEST[$k]=$(sort -g "$f.mins" | head -1)
+        echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,ok,$med,${BEST[$k]},$min,$max,$cnt,$(paste -sd';' "$f.vals"),$BUSYS,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
       fi
     done
-    for ref in libgomp libomp; do
-      if [ -n "${MED[tomp]}" ] && [ -n "${MED[$ref]}" ]; then
-        line+=$(awk -v a="${MED[tomp]}" -v b="${MED[$ref]}" 'BEGIN {printf " %9.2f", a / b}')
-      else
-        line+=$(printf ' %9s' -)
-      fi
-    done
-    echo "$line"
-    unset MED
   done
 done
+
+table() { # name of the assoc array (MED or BEST)
+  local -n V=$1
+  printf '%-15s %3s %29s %12s %12s %9s %9s\n' test T "tomp ns/op" "libgomp" "libomp" "/libgomp" "/libomp"
+  for T in "${TLIST[@]}"; do
+    for t in "${TESTS[@]}"; do
+      line=$(printf '%-15s %3s' "$t" "$T")
+      for rt in "${RUNTIMES[@]}"; do
+        v=${V[$T,$t,$rt]}
+        if [ -z "$v" ]; then
+          [ "$rt" = tomp ] && v="n/a (unsupported on tomp yet)" || v="n/a"
+        fi
+        [ "$rt" = tomp ] && line+=$(printf ' %29s' "$v") || line+=$(printf ' %12s' "$v")
+      done
+      for ref in libgomp libomp; do
+        a=${V[$T,$t,tomp]} b=${V[$T,$t,$ref]}
+        if [ -n "$a" ] && [ -n "$b" ]; then
+          line+=$(awk -v a="$a" -v b="$b" 'BEGIN {printf " %9.2f", (b > 0 ? a / b : 0)}')
+        else
+          line+=$(printf ' %9s' -)
+        fi
+      done
+      echo "$line"
+    done
+  done
+}
+
 echo
-echo "medians of $REPS runs (ns per op; ratio > 1: tomp slower). load average before: $LOAD0, after: $LOAD1"
+echo "== median of $REPS runs (each run: median of its timed batches), ns per op; ratio > 1: tomp slower"
+table MED
+echo
+echo "== best batch of all $REPS runs (least disturbed by other load), ns per op"
+table BEST
+echo
+echo "load average before: $LOAD0, after: $LOAD1; CPUs busy with other work before each rep: ${BUSY[*]} (%)"
+for T in "${TLIST[@]}"; do for t in "${TESTS[@]}"; do
+  [ -s "$TMP/$T/$t/tomp.status" ] && [ ! -s "$TMP/$T/$t/libgomp.status" ] &&
+    echo "  $t (T=$T): tomp n/a: $(cat "$TMP/$T/$t/tomp.status")"
+done; done
 echo "CSV: $CSV"
