@@ -1,7 +1,12 @@
 #!/bin/bash
 # Side-by-side microbenchmarks: tomp vs GCC's libgomp vs LLVM's libomp (GOMP layer).
 #
-#   bench/run.sh [--quick] [--reps N] [--threads T[,T...]] [--time S] [--timeout S] [tests...]
+#   bench/run.sh [--quick] [--reps N] [--threads T[,T...]] [--time S] [--timeout S]
+#                [--quiet PCT] [tests...]
+#
+# --quiet PCT: before each test's interleaved triple of runs, wait (up to 20 s) until other
+# processes keep less than PCT% of the CPUs busy (sampled over 0.2 s).  Every sample is kept
+# in the CSV (others_busy_pct) so a noisy result can be recognised.
 #
 # One binary (build/bench/ompbench, gcc -fopenmp -O2) runs on every runtime; only the
 # directory on LD_LIBRARY_PATH changes: it holds a libgomp.so.1 that is tomp, the system
@@ -22,7 +27,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 
-REPS=5 THREADS=2 TIME=0.3 TIMEOUT=20 QUICK=0
+REPS=5 THREADS=2 TIME=0.3 TIMEOUT=20 QUICK=0 QUIET=""
 TESTS=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -31,6 +36,7 @@ while [ $# -gt 0 ]; do
     --threads) THREADS=$2; shift ;;
     --time) TIME=$2; shift ;;
     --timeout) TIMEOUT=$2; shift ;;
+    --quiet) QUIET=$2; shift ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
     *) TESTS+=("$1") ;;
@@ -123,7 +129,7 @@ run_one() { # T test rt -> appends to vals or writes status
 busy_others() {
   local a b
   read -r -a a < <(grep '^cpu ' /proc/stat)
-  sleep 0.5
+  sleep "${1:-0.5}"
   read -r -a b < <(grep '^cpu ' /proc/stat)
   awk -v t0="$(( a[1]+a[2]+a[3]+a[4]+a[5]+a[6]+a[7] ))" -v i0="$(( a[4]+a[5] ))" \
       -v t1="$(( b[1]+b[2]+b[3]+b[4]+b[5]+b[6]+b[7] ))" -v i1="$(( b[4]+b[5] ))" \
@@ -135,6 +141,14 @@ for rep in $(seq 1 "$REPS"); do
   echo "rep $rep/$REPS (load $(cut -d' ' -f1 /proc/loadavg), CPUs busy with other work: $b%)" >&2
   for T in "${TLIST[@]}"; do
     for t in "${TESTS[@]}"; do
+      if [ -n "$QUIET" ]; then
+        for w in $(seq 20); do
+          b=$(busy_others 0.2)
+          [ "$b" -lt "$QUIET" ] && break
+          sleep 0.8
+        done
+        mkdir -p "$TMP/$T/$t" && echo "$b" >>"$TMP/$T/$t/busy"
+      fi
       for rt in "${RUNTIMES[@]}"; do run_one "$T" "$t" "$rt"; done
     done
   done
@@ -155,6 +169,7 @@ for T in "${TLIST[@]}"; do
   for t in "${TESTS[@]}"; do
     for rt in "${RUNTIMES[@]}"; do
       f=$TMP/$T/$t/$rt k=$T,$t,$rt
+      [ -s "$TMP/$T/$t/busy" ] && BUSYS=$(paste -sd';' "$TMP/$T/$t/busy")
       if [ -s "$f.status" ] || [ ! -s "$f.vals" ]; then
         MED[$k]="" BEST[$k]=""
         echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,$(cat "$f.status" 2>/dev/null),,,,,0,,$BUSYS,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
