@@ -4,7 +4,7 @@
 #   bench/run.sh [--quick] [--reps N] [--threads T[,T...]] [--time S] [--timeout S]
 #                [--quiet PCT] [tests...]
 #
-# --quiet PCT: before each test's interleaved triple of runs, wait (up to 20 s) until other
+# --quiet PCT: before each test's interleaved triple of runs, wait (up to 10 s) until other
 # processes keep less than PCT% of the CPUs busy (sampled over 0.2 s).  Every sample is kept
 # in the CSV (others_busy_pct) so a noisy result can be recognised.
 #
@@ -142,7 +142,7 @@ for rep in $(seq 1 "$REPS"); do
   for T in "${TLIST[@]}"; do
     for t in "${TESTS[@]}"; do
       if [ -n "$QUIET" ]; then
-        for w in $(seq 20); do
+        for w in $(seq 10); do
           b=$(busy_others 0.2)
           [ "$b" -lt "$QUIET" ] && break
           sleep 0.8
