@@ -164,7 +164,7 @@ COMMIT=$(git rev-parse --short HEAD 2>/dev/null)
 BUSYS=$(IFS=';'; echo "${BUSY[*]}")
 echo "date,host,cpus,threads,test,runtime,status,median_ns,best_ns,min_run_ns,max_run_ns,runs,run_values,others_busy_pct,load_before,load_after,tomp_commit" >"$CSV"
 # Collect: MED/BEST[T,test,rt] ("" when n/a)
-declare -A MED=() BEST=()
+declare -A MED=() BEST=() QMED=()
 for T in "${TLIST[@]}"; do
   for t in "${TESTS[@]}"; do
     for rt in "${RUNTIMES[@]}"; do
@@ -177,6 +177,12 @@ for T in "${TLIST[@]}"; do
         read -r med min max cnt < <(stat_of "$f.vals")
         MED[$k]=$med
         BEST[$k]=$(sort -g "$f.mins" | head -1)
+        # with --quiet: the median of the runs that started with the machine quiet
+        QMED[$k]=""
+        if [ -n "$QUIET" ] && [ -s "$TMP/$T/$t/busy" ]; then
+          paste -d' ' "$TMP/$T/$t/busy" "$f.vals" | awk -v q="$QUIET" 'NF == 2 && $1 < q {print $2}' >"$f.qvals"
+          [ -s "$f.qvals" ] && QMED[$k]=$(stat_of "$f.qvals" | awk '{print $1 " (" $4 ")"}')
+        fi
         echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,ok,$med,${BEST[$k]},$min,$max,$cnt,$(paste -sd';' "$f.vals"),$BUSYS,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
       fi
     done
@@ -197,7 +203,7 @@ table() { # name of the assoc array (MED or BEST)
         [ "$rt" = tomp ] && line+=$(printf ' %29s' "$v") || line+=$(printf ' %12s' "$v")
       done
       for ref in libgomp libomp; do
-        a=${V[$T,$t,tomp]} b=${V[$T,$t,$ref]}
+        a=${V[$T,$t,tomp]%% *} b=${V[$T,$t,$ref]%% *}
         if [ -n "$a" ] && [ -n "$b" ]; then
           line+=$(awk -v a="$a" -v b="$b" 'BEGIN {printf " %9.2f", (b > 0 ? a / b : 0)}')
         else
@@ -215,6 +221,11 @@ table MED
 echo
 echo "== best batch of all $REPS runs (least disturbed by other load), ns per op"
 table BEST
+if [ -n "$QUIET" ]; then
+  echo
+  echo "== median of the runs that started with other processes using < $QUIET% of the CPUs (how many)"
+  table QMED
+fi
 echo
 echo "load average before: $LOAD0, after: $LOAD1; CPUs busy with other work before each rep: ${BUSY[*]} (%)"
 for T in "${TLIST[@]}"; do for t in "${TESTS[@]}"; do
