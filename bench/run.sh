@@ -17,7 +17,9 @@
 #
 # Runs are interleaved (rep 1: test A on tomp, libgomp, libomp; test B on ...; rep 2: ...) so
 # that a burst of load from other processes hits all runtimes and is spread over every test's
-# repetitions; the table shows medians.  A run that fails (missing entry point, wrong result,
+# repetitions.  Tables: the median of the N runs (each run reports the median of its timed
+# batches), the best batch of all runs (least disturbed), and with --quiet the median of the
+# runs that started quiet; ratios tomp/libgomp and tomp/libomp.  A run that fails (missing entry point, wrong result,
 # crash) or hangs (timeout) marks that runtime n/a for the test; it is not retried.
 #
 # Environment: TOMP_BUILD (default build) selects the tomp build directory, or TOMP_LIB names
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
     --time) TIME=$2; shift ;;
     --timeout) TIMEOUT=$2; shift ;;
     --quiet) QUIET=$2; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
     *) TESTS+=("$1") ;;
   esac
@@ -228,8 +230,7 @@ if [ -n "$QUIET" ]; then
 fi
 echo
 echo "load average before: $LOAD0, after: $LOAD1; CPUs busy with other work before each rep: ${BUSY[*]} (%)"
-for T in "${TLIST[@]}"; do for t in "${TESTS[@]}"; do
-  [ -s "$TMP/$T/$t/tomp.status" ] && [ ! -s "$TMP/$T/$t/libgomp.status" ] &&
-    echo "  $t (T=$T): tomp n/a: $(cat "$TMP/$T/$t/tomp.status")"
-done; done
+for T in "${TLIST[@]}"; do for t in "${TESTS[@]}"; do for rt in "${RUNTIMES[@]}"; do
+  [ -s "$TMP/$T/$t/$rt.status" ] && echo "  $t (T=$T): $rt n/a: $(cat "$TMP/$T/$t/$rt.status")"
+done; done; done
 echo "CSV: $CSV"
