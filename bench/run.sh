@@ -173,7 +173,7 @@ for T in "${TLIST[@]}"; do
       f=$TMP/$T/$t/$rt k=$T,$t,$rt
       [ -s "$TMP/$T/$t/busy" ] && BUSYS=$(paste -sd';' "$TMP/$T/$t/busy")
       if [ -s "$f.status" ] || [ ! -s "$f.vals" ]; then
-        MED[$k]="" BEST[$k]=""
+        MED[$k]="" BEST[$k]="" QMED[$k]=""
         echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,$(cat "$f.status" 2>/dev/null),,,,,0,,$BUSYS,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
       else
         read -r med min max cnt < <(stat_of "$f.vals")
