@@ -18,6 +18,7 @@
 #    going to sleep, so 2-thread counts vary by a few percent; each point is the median of
 #    R runs (default 3; --quick: 1).  1-thread counts are exact.
 #  * --annotate DIR keeps the callgrind files of the N2 runs there (callgrind_annotate them).
+#  * TOMP_BUILD (default build) or TOMP_LIB (any libtomp.so) selects the tomp measured.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --quick) RUNS=1 N1=100 N2=600 ;;
     --runs) RUNS=$2; shift ;;
     --annotate) ANN=$2; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "callgrind.sh: unknown argument $1" >&2; exit 64 ;;
   esac
   shift
@@ -35,7 +36,7 @@ done
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed" >&2; exit 1; }
 
 TOMP_BUILD=${TOMP_BUILD:-build}
-TOMP_LIB=$ROOT/$TOMP_BUILD/libtomp.so
+TOMP_LIB=${TOMP_LIB:-$ROOT/$TOMP_BUILD/libtomp.so}
 GOMP_LIB=/usr/lib/x86_64-linux-gnu/libgomp.so.1
 KMP_LIB=/usr/lib/llvm-14/lib/libomp.so.5
 B=$ROOT/build/bench
