@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
     --quick) RUNS=1 N1=100 N2=600 ;;
     --runs) RUNS=$2; shift ;;
     --annotate) ANN=$2; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "callgrind.sh: unknown argument $1" >&2; exit 64 ;;
   esac
   shift
