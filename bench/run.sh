@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
     --time) TIME=$2; shift ;;
     --timeout) TIMEOUT=$2; shift ;;
     --quiet) QUIET=$2; shift ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
     *) TESTS+=("$1") ;;
   esac
