@@ -5,6 +5,8 @@
 #   make install PREFIX=/usr/local
 #   make demo            build tomp and run examples/ (plain gcc -fopenmp programs) on it
 #   make check           release, TSan and ASan+UBSan builds, the whole suite on each
+#   make bench           microbenchmarks: tomp vs libgomp vs libomp (BENCH_ARGS="--quick ...")
+#   make bench-callgrind instructions per fork/join and barrier, and the OMPT no-tool cost
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 CC ?= gcc
@@ -78,8 +80,16 @@ demo: all $(EXAMPLES)
 check:
 	tools/check.sh
 
+# Benchmarks (bench/, docs/benchmarks.md).  The scripts build their own programs into
+# build/bench; BENCH_ARGS passes options and test names to bench/run.sh.
+bench: all
+	TOMP_BUILD=$(B) bench/run.sh $(BENCH_ARGS)
+
+bench-callgrind: all
+	TOMP_BUILD=$(B) bench/callgrind.sh $(BENCH_ARGS)
+
 clean:
 	rm -rf build build-tsan build-asan
 
-.PHONY: all test install clean demo check
+.PHONY: all test install clean demo check bench bench-callgrind
 -include $(OBJS:.o=.d)

@@ -1,0 +1,68 @@
+/* Tools for measuring what OMPT costs a program (bench/callgrind.sh).
+ *
+ * Built twice:
+ *   null-tool.so   initialize registers no callback and returns 1: the OMPT interface is
+ *                  active (the runtime's "tool attached" tests all answer yes) but no event
+ *                  has a receiver.  The difference to OMP_TOOL=disabled is the price of
+ *                  the runtime's enabled-but-unregistered checks.
+ *   empty-tool.so  (-DEMPTY_CALLBACKS) registers parallel_begin/end, implicit_task,
+ *                  sync_region and sync_region_wait with empty bodies: the price of
+ *                  delivering those events, without any work done in the tool.
+ *
+ * Load with OMP_TOOL_LIBRARIES=/path/to/null-tool.so. */
+#include <omp-tools.h>
+#include <stddef.h>
+
+#ifdef EMPTY_CALLBACKS
+static void on_parallel_begin(ompt_data_t *encountering_task_data,
+                              const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                              int flags, const void *codeptr_ra) {
+  (void)encountering_task_data, (void)encountering_task_frame, (void)parallel_data;
+  (void)requested_parallelism, (void)flags, (void)codeptr_ra;
+}
+
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
+                            int flags, const void *codeptr_ra) {
+  (void)parallel_data, (void)encountering_task_data, (void)flags, (void)codeptr_ra;
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism,
+                             unsigned int index, int flags) {
+  (void)endpoint, (void)parallel_data, (void)task_data, (void)actual_parallelism;
+  (void)index, (void)flags;
+}
+
+static void on_sync(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr_ra) {
+  (void)kind, (void)endpoint, (void)parallel_data, (void)task_data, (void)codeptr_ra;
+}
+#endif
+
+static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                           ompt_data_t *tool_data) {
+  (void)initial_device_num, (void)tool_data;
+#ifdef EMPTY_CALLBACKS
+  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+  if (!set) return 0;
+  set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
+  set(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
+  set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
+  set(ompt_callback_sync_region, (ompt_callback_t)on_sync);
+  set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync);
+#else
+  (void)lookup;
+#endif
+  return 1;
+}
+
+static void tool_finalize(ompt_data_t *tool_data) { (void)tool_data; }
+
+ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version);
+
+ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version) {
+  (void)omp_version, (void)runtime_version;
+  static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {.value = 0}};
+  return &result;
+}
