@@ -73,9 +73,12 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
   tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
   if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_begin, true, ra);
 
+  bool cancelled = false;
+  /* A team of one with no task outstanding has nobody to wait for. */
+  if (b->nthreads == 1 && __atomic_load_n(&team->ntasks, __ATOMIC_ACQUIRE) == 0) goto out;
+
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
   uint32_t a = __atomic_add_fetch(&b->arrived, 1, __ATOMIC_SEQ_CST);
-  bool cancelled = false;
   if (a == b->nthreads && __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
       try_release(b))
     goto out;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -68,10 +69,35 @@ void tomp_ompt_init(void) TOMP_HIDDEN __attribute__((weak));
 
 static int initialised;
 
+/* The default spin budget is a time, not a count: a pause instruction costs from a few to
+ * ~150 cycles depending on the CPU.  About 30 us of polling covers the usual hand-off
+ * latencies without burning a CPU another thread (ours or not) needs; OMP_WAIT_POLICY and
+ * GOMP_SPINCOUNT (env.c) override it. */
+#define TOMP_SPIN_NS 30000.0
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void calibrate_spin(void) {
+  double best = 1e9;
+  for (int round = 0; round < 3; round++) {
+    double t0 = now_ns();
+    for (int i = 0; i < 256; i++) tomp_cpu_relax();
+    double dt = (now_ns() - t0) / 256;
+    if (dt < best) best = dt;
+  }
+  if (best < 0.5) best = 0.5;
+  tomp_spin_count = (unsigned long)(TOMP_SPIN_NS / best);
+}
+
 void tomp_init(void) {
   if (__atomic_exchange_n(&initialised, 1, __ATOMIC_ACQ_REL)) return;
   long np = sysconf(_SC_NPROCESSORS_ONLN);
   tomp_num_procs = np > 0 ? (unsigned)np : 1;
+  calibrate_spin();
   tomp_affinity_init();
   tomp_env_init();
   tomp_thread_init_initial();

@@ -52,6 +52,9 @@ void tomp_team_ws_reset(tomp_team_t *team) {
   memset(wt->thr, 0, n * sizeof *wt->thr);
   for (unsigned i = 0; i < TOMP_WS_RING; i++) {
     tomp_ws_t *d = &wt->ring[i];
+    /* a slot the last region never used is still in its initial state: most regions use
+     * none, and fork/join should not pay for eight of them */
+    if (tomp_load_rlx(&d->state) == i << 2 && tomp_load_rlx(&d->left) == 0) continue;
     slot_release_data(d);
     tomp_store_rlx(&d->left, 0);
     tomp_store_rlx(&d->state, i << 2);
