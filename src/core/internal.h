@@ -151,7 +151,7 @@ typedef struct tomp_team {
   unsigned ws_initial;          /* constructs pre-entered at fork (combined parallel loops) */
   /* Tasking: task.c owns the contents */
   void *tasks;
-  uint32_t ntasks;              /* explicit tasks created in this team and not yet finished */
+  uint32_t ntasks;              /* unused (fix): the count lives with the task lock, task.h */
   uint32_t cancelled;           /* TOMP_CANCEL_* bits activated in this region */
   unsigned place_first, place_count; /* place partition of the team */
   /* OMPT */
