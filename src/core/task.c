@@ -519,14 +519,9 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   bool has_deps = s->ndeps && team;
   bool included = p->in_final;
   bool undeferred = (f & TOMP_TF_UNDEFERRED) || included || !team;
-  /* Running at once is cheaper and allowed when nobody else could run the task sooner, or
-   * when the queue is already long; not with dependences or an event, which may have to
-   * wait for work that is queued behind us.  (A load, not an RMW that would also count
-   * the task: when the queue is long the running threads keep writing ntasks, and taking
-   * the line exclusively on every creation slows them down more than a shared read.) */
-  if (!undeferred && !has_deps && !s->detach &&
-      (team->nthreads == 1 ||
-       tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads))
+  /* Running at once (tomp_task_runs_at_once) is not for tasks with dependences or an
+   * event, which may have to wait for work that is queued behind us. */
+  if (!undeferred && !has_deps && !s->detach && tomp_task_runs_at_once(thr, f))
     undeferred = true;
 
   /* an undeferred task can use the caller's argument block as it is */

@@ -171,11 +171,15 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) TOMP_HIDDEN
 void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data,
                           unsigned flags) TOMP_HIDDEN;
 
-/* Would a task without dependences or detach, created now, run at once anyway?  (if(0),
- * inside a final task, outside any team, or a team of one.) */
+/* Would a task without dependences or detach, created now, run at once?  It must with
+ * if(0), inside a final task or outside any team; it may, and is cheaper so, when nobody
+ * else could run it sooner: in a team of one, or when the team's queue is already long (a
+ * load, not an RMW: the running threads keep writing that line, and a shared read slows
+ * them down less than taking it exclusively on every creation). */
 static inline bool tomp_task_runs_at_once(tomp_thread_t *thr, unsigned flags) {
   tomp_team_t *team = thr->team;
-  return (flags & TOMP_TF_UNDEFERRED) || !team || team->nthreads == 1 || thr->task->in_final;
+  return (flags & TOMP_TF_UNDEFERRED) || !team || team->nthreads == 1 || thr->task->in_final ||
+         tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads;
 }
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) TOMP_HIDDEN;
