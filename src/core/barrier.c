@@ -8,6 +8,7 @@
  * use sequentially consistent operations so at least one of them sees the other and
  * releases. */
 #include "internal.h"
+#include "task.h"
 #include "ompt-events.h"
 
 void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
@@ -25,11 +26,19 @@ static bool try_release(tomp_barrier_t *b) {
   return true;
 }
 
+/* Tasks queued since nobody looked (read by a sleeper after it registered). */
+static uint32_t ready_tasks(tomp_team_t *team) {
+  tomp_team_tasks_t *tt = team->tasks;
+  return tt ? __atomic_load_n(&tt->nready, __ATOMIC_SEQ_CST) : 0;
+}
+
 void tomp_barrier_tasks_posted(tomp_team_t *team) {
   tomp_barrier_t *b = &team->bar;
-  /* An RMW, not a load: ordered against the sleeper's increment of the same word, so either
-   * we see the sleeper or the sleeper's re-check sees the task we just made runnable. */
-  if (__atomic_fetch_add(&b->sleepers, 0, __ATOMIC_ACQ_REL)) {
+  /* The poster stored nready (sequentially consistent) before this load; a sleeper
+   * increments sleepers before it reads nready.  So either we see the sleeper or it sees
+   * the task.  A plain load keeps this line, which waiters poll, shared: no transfer per
+   * task. */
+  if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) {
     __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
     tomp_futex_wake(&b->seq, 0x7fffffff);
   }
@@ -75,11 +84,11 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
 
   bool cancelled = false;
   /* A team of one with no task outstanding has nobody to wait for. */
-  if (b->nthreads == 1 && __atomic_load_n(&team->ntasks, __ATOMIC_ACQUIRE) == 0) goto out;
+  if (b->nthreads == 1 && tomp_team_ntasks(team) == 0) goto out;
 
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
   uint32_t a = __atomic_add_fetch(&b->arrived, 1, __ATOMIC_SEQ_CST);
-  if (a == b->nthreads && __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
+  if (a == b->nthreads && tomp_team_ntasks(team) == 0 &&
       try_release(b))
     goto out;
 
@@ -96,7 +105,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
       spin = 0;
       continue;
     }
-    if (__atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
+    if (tomp_team_ntasks(team) == 0 &&
         __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads && try_release(b))
       break;
     if (++spin < budget) {
@@ -107,13 +116,15 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
      * before it looks at sleepers. */
     __atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
     uint32_t s = __atomic_load_n(&b->seq, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
+    if (ready_tasks(team) != 0) {
+      /* a task was queued meanwhile: take it instead of sleeping */
+    } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
         !(cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) &&
-        __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
+        tomp_team_ntasks(team) == 0 &&
         __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) != b->nthreads)
       tomp_futex_wait(&b->seq, s);
     else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
-             __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) != 0)
+             tomp_team_ntasks(team) != 0)
       tomp_futex_wait(&b->seq, s); /* tasks exist but none queued for us: wait for a post */
     __atomic_sub_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
     spin = budget / 2;

@@ -2,12 +2,16 @@
  *
  * parallel: a team bit, checked at cancellation points and by cancellable barriers (which
  *   the barrier module wakes); queued tasks of the team are then discarded, not run.
- * for / sections: a team bit the worksharing module clears when the construct ends.
+ * for / sections: a flag on the construct's worksharing descriptor (ws.c); a cancelled
+ *   parallel region also counts at their cancellation points, as in libgomp.  Cancelling
+ *   the region also wakes the worksharing waits (ordered, doacross, ring slots), which give
+ *   up: the threads they wait for may have left for the region's end.
  * taskgroup: a flag on the innermost taskgroup of the current task (a worksharing
  *   reduction's implicit group does not count); its tasks that have not started yet are
  *   discarded -- still counted as complete -- and its running tasks see it at cancellation
  *   points. */
 #include "task.h"
+#include "ws.h"
 
 static inline void ompt_cancel(tomp_thread_t *thr, int kind, bool activated) {
   /* OMPT: ompt_callback_cancel(&thr->task->task_data, flags, thr->codeptr) with flags
@@ -25,10 +29,12 @@ bool tomp_cancel_activate(tomp_thread_t *thr, int kind) {
     if (team) {
       __atomic_fetch_or(&team->cancelled, TOMP_CANCEL_PARALLEL, __ATOMIC_SEQ_CST);
       tomp_barrier_cancel(team);
+      tomp_team_ws_cancel(team);
     }
     break;
   case TOMP_CK_WS:
-    if (team) __atomic_fetch_or(&team->cancelled, TOMP_CANCEL_WS, __ATOMIC_SEQ_CST);
+    /* orphaned (no current construct): only the calling thread is cancelled */
+    tomp_ws_cancel(thr);
     break;
   case TOMP_CK_TASKGROUP: {
     tomp_taskgroup_t *tg = tomp_taskgroup_cancel_target(thr->task);
@@ -48,7 +54,7 @@ bool tomp_cancel_point(tomp_thread_t *thr, int kind) {
   bool hit = false;
   switch (kind) {
   case TOMP_CK_WS:
-    hit = team && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_WS);
+    hit = tomp_ws_cancel_point(thr);
     break;
   case TOMP_CK_TASKGROUP: {
     tomp_taskgroup_t *tg = tomp_taskgroup_cancel_target(thr->task);

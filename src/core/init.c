@@ -58,10 +58,19 @@ void *tomp_calloc(size_t n, size_t sz) {
 void tomp_mutex_lock_slow(tomp_mutex_t *m) {
   for (int i = 0; i < 100; i++) {
     tomp_cpu_relax();
-    uint32_t z = 0;
-    if (tomp_load_rlx(&m->v) == 0 && tomp_cas(&m->v, &z, 1)) return;
+    uint32_t v = tomp_load_rlx(&m->v);
+    if (!(v & 1) && tomp_cas(&m->v, &v, v | 1)) return;
   }
-  while (tomp_xchg(&m->v, 2) != 0) tomp_futex_wait(&m->v, 2);
+  /* register as a waiter; leave the count when taking the lock */
+  uint32_t v = __atomic_add_fetch(&m->v, 2, __ATOMIC_ACQ_REL);
+  for (;;) {
+    if (!(v & 1)) {
+      if (tomp_cas(&m->v, &v, (v | 1) - 2)) return;
+      continue;
+    }
+    tomp_futex_wait(&m->v, v);
+    v = tomp_load_rlx(&m->v);
+  }
 }
 
 void tomp_thread_init_initial(void) TOMP_HIDDEN;

@@ -151,7 +151,7 @@ typedef struct tomp_team {
   unsigned ws_initial;          /* constructs pre-entered at fork (combined parallel loops) */
   /* Tasking: task.c owns the contents */
   void *tasks;
-  uint32_t ntasks;              /* explicit tasks created in this team and not yet finished */
+  uint32_t ntasks;              /* unused (fix): the count lives with the task lock, task.h */
   uint32_t cancelled;           /* TOMP_CANCEL_* bits activated in this region */
   unsigned place_first, place_count; /* place partition of the team */
   /* OMPT */
@@ -165,8 +165,8 @@ typedef struct tomp_team {
   unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */
 } tomp_team_t;
 
-/* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is set by
- * `cancel for/sections` and cleared by the worksharing module when the construct ends. */
+/* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is no longer used
+ * (fix: `cancel for/sections` is a flag on the construct's descriptor, ws.h). */
 #define TOMP_CANCEL_PARALLEL 1u
 #define TOMP_CANCEL_WS 2u
 

@@ -159,7 +159,7 @@ static bool grab(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t, uint64_t *l
 static bool next_chunk(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *lo, uint64_t *hi) {
   tomp_ws_thr_t *t = tomp_ws_thr(thr, d);
   if (d->ordered && t->ord_held) tomp_ordered_release(thr, d, t);
-  if (tomp_ws_cancelled(thr)) return false;
+  if (tomp_ws_cancelled(thr, d)) return false;
   uint64_t a, b;
   if (!grab(thr, d, t, &a, &b)) return false;
   if (d->ordered) {

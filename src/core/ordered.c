@@ -22,8 +22,9 @@ void tomp_ordered_init(tomp_ws_t *d) {
 void tomp_ordered_release(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t) {
   t->ord_held = 0;
   if (!thr->team || d->nthreads == 1) return;
-  tomp_ws_wait64(thr, &d->ord_cur, t->ord_lo, true, &d->ord_seq, &d->ord_sleepers,
-                 ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->ord_cur);
+  if (!tomp_ws_wait64(thr, &d->ord_cur, t->ord_lo, true, &d->ord_seq, &d->ord_sleepers,
+                      ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->ord_cur))
+    return; /* cancelled region: the turn is abandoned */
   __atomic_store_n(&d->ord_cur, t->ord_hi, __ATOMIC_SEQ_CST);
   tomp_ws_wake(&d->ord_seq, &d->ord_sleepers);
 }
@@ -44,6 +45,8 @@ void tomp_ordered_start(tomp_thread_t *thr) {
   if (!d || !d->ordered) return;
   tomp_ws_thr_t *t = tomp_ws_thr(thr, d);
   if (!t->ord_held) return;
+  /* In a cancelled region the wait gives up and the body runs out of order: the thread
+   * whose turn it was may have left for the region's end. */
   tomp_ws_wait64(thr, &d->ord_cur, t->ord_lo, true, &d->ord_seq, &d->ord_sleepers,
                  ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->ord_cur);
   ompt_ordered_acquired(thr, d);

@@ -67,16 +67,20 @@ static inline void tomp_wait_while_eq(uint32_t *addr, uint32_t val) {
   while (tomp_load_acq(addr) == val) tomp_futex_wait(addr, val);
 }
 
-/* A three-state futex mutex (0 free, 1 locked, 2 locked with waiters).  Four bytes, so it
- * also serves as omp_lock_t in GCC's layout. */
+/* A futex mutex: bit 0 is the lock, the other bits count the threads that sleep (or are
+ * about to) on it.  Unlike a three-state mutex, the "has waiters" mark leaves with the last
+ * waiter, so one contended moment does not make every later unlock a system call.  Four
+ * bytes, so it also serves as omp_lock_t in GCC's layout. */
 typedef struct {
   uint32_t v;
 } tomp_mutex_t;
 #define TOMP_MUTEX_INIT {0}
 
 static inline bool tomp_mutex_trylock(tomp_mutex_t *m) {
-  uint32_t z = 0;
-  return tomp_cas(&m->v, &z, 1);
+  uint32_t v = tomp_load_rlx(&m->v);
+  while (!(v & 1))
+    if (tomp_cas(&m->v, &v, v | 1)) return true;
+  return false;
 }
 
 void tomp_mutex_lock_slow(tomp_mutex_t *m);
@@ -88,7 +92,8 @@ static inline void tomp_mutex_lock(tomp_mutex_t *m) {
 }
 
 static inline void tomp_mutex_unlock(tomp_mutex_t *m) {
-  if (tomp_unlikely(tomp_xchg(&m->v, 0) == 2)) tomp_futex_wake(&m->v, 1);
+  if (tomp_unlikely(__atomic_sub_fetch(&m->v, 1, __ATOMIC_RELEASE) != 0))
+    tomp_futex_wake(&m->v, 1);
 }
 
 #endif

@@ -32,76 +32,148 @@ static inline void ompt_sync_taskwait(tomp_thread_t *thr, tomp_task_t *t, int en
   (void)thr, (void)t, (void)endpoint;
 }
 
-/* ---- Allocation ------------------------------------------------------------------------ */
-
-#define CLS_BYTES 64
-#define NCLS 32      /* blocks up to 2 KiB come from per-thread free lists */
-#define FREE_MAX 256 /* blocks kept per class and thread */
-
-typedef struct task_ctx {
-  tomp_xtask_t *free[NCLS + 1];
-  unsigned nfree[NCLS + 1];
-} task_ctx_t;
-
-static task_ctx_t *ctx_of(tomp_thread_t *thr) {
-  if (tomp_unlikely(!thr->task_ctx)) thr->task_ctx = tomp_calloc(1, sizeof(task_ctx_t));
-  return thr->task_ctx;
-}
-
-static size_t pow2_at_least(size_t a) {
+static size_t pow2_at_least_(size_t a) {
   size_t p = 1;
   while (p < a) p <<= 1;
   return p;
 }
 
+/* ---- Allocation ------------------------------------------------------------------------ */
+
+/* Blocks come from per-thread free lists by size class.  A block freed by another thread
+ * (the usual case: one thread creates, others run) goes back to its allocating thread
+ * through a lock-free stack per class that the owner empties in one exchange when its own
+ * list runs dry, so a producer keeps recycling its blocks instead of calling malloc. */
+#define CLS_BYTES 64
+#define NCLS 32      /* blocks up to 2 KiB come from per-thread free lists */
+#define FREE_MAX 256 /* blocks kept per class and thread when freed by their owner */
+
+typedef struct task_ctx {
+  tomp_xtask_t *free[NCLS + 1];
+  unsigned nfree[NCLS + 1];
+  /* written by other threads: keep it off the owner's hot line */
+  tomp_xtask_t *remote[NCLS + 1] __attribute__((aligned(TOMP_CACHELINE)));
+} task_ctx_t;
+
+static task_ctx_t *ctx_of(tomp_thread_t *thr) {
+  task_ctx_t *c = thr->task_ctx;
+  if (tomp_unlikely(!c)) {
+    /* never freed: blocks of this thread may be on their way back to it */
+    c = aligned_alloc(TOMP_CACHELINE, sizeof *c);
+    if (!c) tomp_fatal("out of memory for task free lists");
+    memset(c, 0, sizeof *c);
+    thr->task_ctx = c;
+  }
+  return c;
+}
+
+/* Fields every path reads; list links are set on insertion and dependence nodes by
+ * tomp_dep_register, the creator sets the rest. */
+static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, task_ctx_t *c,
+                                                              size_t cls) {
+  x->cls = (uint16_t)cls;
+  x->owner = c;
+  x->t.parent = NULL;
+  x->t.team = NULL;
+  x->t.flags = 0;
+  x->t.thread_num = 0;
+  x->t.frame.exit_frame.ptr = NULL;
+  x->t.frame.enter_frame.ptr = NULL;
+  x->t.frame.exit_frame_flags = 0;
+  x->t.frame.enter_frame_flags = 0;
+  x->t.task_data.value = 0;
+  x->t.fn = NULL;
+  x->t.data = NULL;
+  x->t.children = 0;
+  x->t.taskwait_word = 0;
+  x->t.taskgroup = NULL;
+  x->t.ext = &x->pinfo;
+  x->t.priority = 0;
+  x->t.in_final = 0;
+  x->pinfo.ready.head = x->pinfo.ready.tail = NULL;
+  x->pinfo.waiting = 0;
+  x->pinfo.deps = NULL;
+  x->refs = 0;
+  x->pending = 0;
+  x->npred = 0;
+  x->state = 0;
+  x->done = 0;
+  x->hold = 0;
+  x->detached = 0;
+  x->has_mutex = 0;
+  x->ndeps = 0;
+  x->deps = (tomp_depnode_t *)(x + 1);
+  x->succ = x->succ_inline;
+  x->nsucc = 0;
+  x->capsucc = sizeof x->succ_inline / sizeof x->succ_inline[0];
+}
+
 /* One block: header, ndeps dependence nodes, the argument block at its alignment. */
 static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_size,
                                  size_t arg_align, void **args) {
-  size_t align = pow2_at_least(arg_align ? arg_align : 1);
   size_t hdr = sizeof(tomp_xtask_t) + ndeps * sizeof(tomp_depnode_t);
-  size_t off = (hdr + align - 1) & ~(align - 1);
-  size_t total = off + arg_size;
-  size_t cls = (total + CLS_BYTES - 1) / CLS_BYTES;
-  tomp_xtask_t *x = NULL;
-  if (align <= CLS_BYTES && cls <= NCLS) {
-    task_ctx_t *c = ctx_of(thr);
+  size_t off, total, cls;
+  tomp_xtask_t *x;
+  task_ctx_t *c = ctx_of(thr);
+  size_t a = CLS_BYTES; /* block alignment */
+  if (tomp_likely(arg_align <= CLS_BYTES)) {
+    /* any power of two up to the class size: blocks are CLS_BYTES-aligned */
+    size_t align = arg_align ? arg_align : 1;
+    if (align & (align - 1)) align = CLS_BYTES;
+    off = (hdr + align - 1) & ~(align - 1);
+    total = off + arg_size;
+    cls = (total + CLS_BYTES - 1) / CLS_BYTES;
+  } else {
+    a = pow2_at_least_(arg_align);
+    off = (hdr + a - 1) & ~(a - 1);
+    total = off + arg_size;
+    cls = 0;
+  }
+  if (tomp_likely(cls && cls <= NCLS)) {
     x = c->free[cls];
-    if (x) {
+    if (tomp_unlikely(!x) && tomp_load_rlx(&c->remote[cls]))
+      x = __atomic_exchange_n(&c->remote[cls], NULL, __ATOMIC_ACQUIRE);
+    if (tomp_likely(x != NULL)) {
       c->free[cls] = x->lq.next;
-      c->nfree[cls]--;
+      if (c->nfree[cls]) c->nfree[cls]--;
     } else {
       x = aligned_alloc(CLS_BYTES, cls * CLS_BYTES);
     }
   } else {
-    size_t a = align > CLS_BYTES ? align : CLS_BYTES;
     cls = 0;
     x = aligned_alloc(a, (total + a - 1) & ~(a - 1));
   }
   if (tomp_unlikely(!x)) tomp_fatal("out of memory for a task (%zu bytes)", total);
-  memset(x, 0, sizeof *x);
-  x->cls = (uint16_t)cls;
-  x->deps = (tomp_depnode_t *)(x + 1);
-  x->succ = x->succ_inline;
-  x->capsucc = sizeof x->succ_inline / sizeof x->succ_inline[0];
-  x->t.ext = &x->pinfo;
+  xtask_init(x, c, cls);
   *args = (char *)x + off;
   return x;
 }
 
 static void xtask_free(tomp_xtask_t *x) {
-  if (x->pinfo.deps) tomp_dep_table_free(&x->pinfo);
-  if (x->succ != x->succ_inline) free(x->succ);
+  if (tomp_unlikely(x->pinfo.deps != NULL)) tomp_dep_table_free(&x->pinfo);
+  if (tomp_unlikely(x->succ != x->succ_inline)) free(x->succ);
+  unsigned cls = x->cls;
+  if (tomp_unlikely(!cls)) {
+    free(x);
+    return;
+  }
+  task_ctx_t *c = x->owner;
   tomp_thread_t *thr = tomp_self;
-  if (x->cls && thr) {
-    task_ctx_t *c = ctx_of(thr);
-    if (c->nfree[x->cls] < FREE_MAX) {
-      x->lq.next = c->free[x->cls];
-      c->free[x->cls] = x;
-      c->nfree[x->cls]++;
+  if (thr && thr->task_ctx == c) {
+    if (tomp_likely(c->nfree[cls] < FREE_MAX)) {
+      x->lq.next = c->free[cls];
+      c->free[cls] = x;
+      c->nfree[cls]++;
       return;
     }
+    free(x);
+    return;
   }
-  free(x);
+  tomp_xtask_t *h = tomp_load_rlx(&c->remote[cls]);
+  do
+    x->lq.next = h;
+  while (!__atomic_compare_exchange_n(&c->remote[cls], &h, x, true, __ATOMIC_RELEASE,
+                                      __ATOMIC_RELAXED));
 }
 
 static void xtask_unref(tomp_xtask_t *x) {
@@ -163,7 +235,9 @@ void tomp_task_poke(tomp_task_t *t) {
 
 static void enqueue(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
   lq_insert(&tt->ready, x);
-  tomp_store_rlx(&tt->nready, tt->nready + 1);
+  /* sequentially consistent: tomp_barrier_tasks_posted then reads the barrier's sleepers
+   * without an RMW of its own (see barrier.c) */
+  __atomic_store_n(&tt->nready, tt->nready + 1, __ATOMIC_SEQ_CST);
   lc_insert(&((tomp_pinfo_t *)x->t.parent->ext)->ready, x);
   tomp_taskgroup_t *tg = x->t.taskgroup;
   if (tg) lg_insert(&tg->ready, x);
@@ -272,7 +346,8 @@ static void complete(tomp_xtask_t *x) {
   if (tg) taskgroup_leave(team, tg);
   if (p->flags & TOMP_TASK_EXPLICIT) xtask_unref(tomp_xtask(p));
   xtask_unref(x);
-  if (__atomic_sub_fetch(&team->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
+  tomp_team_tasks_t *tt = team->tasks;
+  if (__atomic_sub_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
 }
 
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
@@ -444,11 +519,9 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   bool has_deps = s->ndeps && team;
   bool included = p->in_final;
   bool undeferred = (f & TOMP_TF_UNDEFERRED) || included || !team;
-  /* Running at once is cheaper and allowed when nobody else could run the task sooner, or
-   * when the queue is already long; not with dependences or an event, which may have to
-   * wait for work that is queued behind us. */
-  if (!undeferred && !has_deps && !s->detach &&
-      (team->nthreads == 1 || tomp_load_rlx(&team->ntasks) > 64u * team->nthreads))
+  /* Running at once (tomp_task_runs_at_once) is not for tasks with dependences or an
+   * event, which may have to wait for work that is queued behind us. */
+  if (!undeferred && !has_deps && !s->detach && tomp_task_runs_at_once(thr, f))
     undeferred = true;
 
   /* an undeferred task can use the caller's argument block as it is */
@@ -492,7 +565,6 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
     if (p->flags & TOMP_TASK_EXPLICIT)
       __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
     if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&team->ntasks, 1, __ATOMIC_SEQ_CST);
   }
   ompt_task_create(thr, p, x, has_deps);
 
@@ -501,6 +573,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
     tomp_pinfo_t *pi = tomp_task_pinfo(p);
     bool posted = false;
     tomp_mutex_lock(&tt->lock);
+    __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
     if (has_deps) tomp_dep_register(pi, x, s->deps, s->ndeps);
     if (x->npred == 0)
       posted = tomp_task_make_ready(tt, x);
@@ -549,13 +622,87 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
     xtask_unref(x);
 }
 
+/* The size class of a task without dependences or a copied argument block. */
+#define CLS_PLAIN ((sizeof(tomp_xtask_t) + CLS_BYTES - 1) / CLS_BYTES)
+
+void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigned f) {
+  tomp_task_t *p = thr->task;
+  bool included = p->in_final;
+  task_ctx_t *c = thr->task_ctx;
+  tomp_xtask_t *x;
+  if (tomp_likely(c && (x = c->free[CLS_PLAIN]) != NULL)) {
+    c->free[CLS_PLAIN] = x->lq.next;
+    if (c->nfree[CLS_PLAIN]) c->nfree[CLS_PLAIN]--;
+    xtask_init(x, c, CLS_PLAIN);
+  } else {
+    void *unused;
+    x = xtask_alloc(thr, 0, 0, 1, &unused);
+  }
+  x->t.parent = p;
+  x->t.team = thr->team;
+  x->t.icv = p->icv;
+  x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED |
+               ((f & TOMP_TF_UNTIED) ? TOMP_TASK_UNTIED : 0) |
+               ((f & TOMP_TF_FINAL) || included ? TOMP_TASK_FINAL : 0) |
+               ((f & TOMP_TF_MERGEABLE) ? TOMP_TASK_MERGEABLE : 0) |
+               ((f & TOMP_TF_MERGEABLE) && included ? TOMP_TASK_MERGED : 0);
+  x->t.fn = fn;
+  x->t.data = data;
+  x->t.taskgroup = p->taskgroup;
+  x->t.in_final = included || (f & TOMP_TF_FINAL);
+  x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  x->refs = 1;
+  x->pending = 1;
+  x->hold = 1;
+  ompt_task_create(thr, p, x, false);
+
+  /* run_task and complete() for this case: nobody waits on the state of an undeferred task
+   * without dependences or event, and it is nobody's predecessor */
+  int saved_state = thr->state;
+  uint64_t saved_id = thr->wait_id;
+  bool skip = tomp_unlikely(tomp_g.cancellation) && tomp_task_discarded(x);
+  x->state = TOMP_XS_RUNNING;
+  x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
+  x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  x->t.thread_num = thr->tid;
+  thr->task = &x->t;
+  ompt_task_schedule(p, TOMP_OMPT_TASK_SWITCH, &x->t);
+  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  if (tomp_likely(!skip)) fn(data);
+  thr->task = p;
+  x->t.frame.exit_frame.ptr = NULL;
+  ompt_task_schedule(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE, p);
+  tomp_set_state(thr, saved_state, saved_id);
+  tomp_store_rlx(&x->state, TOMP_XS_DONE);
+
+  /* deferred children of x hold references; without any, nobody else can reach x */
+  if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)) {
+    if (tomp_unlikely(x->pinfo.deps != NULL)) tomp_dep_table_free(&x->pinfo);
+    if (tomp_likely(x->cls == CLS_PLAIN && c == thr->task_ctx && c->nfree[CLS_PLAIN] < FREE_MAX)) {
+      x->lq.next = c->free[CLS_PLAIN];
+      c->free[CLS_PLAIN] = x;
+      c->nfree[CLS_PLAIN]++;
+    } else {
+      xtask_free(x);
+    }
+  } else {
+    xtask_unref(x);
+  }
+}
+
 /* ---- Team hooks ------------------------------------------------------------------------ */
 
 void tomp_team_tasks_init(tomp_team_t *team) {
   tomp_team_tasks_t *tt = team->tasks;
-  if (!tt) team->tasks = tt = tomp_calloc(1, sizeof *tt);
+  if (!tt) {
+    tt = aligned_alloc(TOMP_CACHELINE, sizeof *tt);
+    if (!tt) tomp_fatal("out of memory for a team's task queue");
+    memset(tt, 0, sizeof *tt);
+    team->tasks = tt;
+  }
   tt->ready.head = tt->ready.tail = NULL;
   tt->nready = 0;
+  tt->ntasks = 0;
 }
 
 void tomp_team_tasks_fini(tomp_team_t *team) {

@@ -14,7 +14,7 @@
  * cpyfn runs on the caller's block).  It is freed when it is complete and all its children
  * are complete (refs), because children reach into their parent's dependence table and
  * counters when they complete.  Undeferred tasks are not counted in their parent's
- * children, taskgroup or team->ntasks: they complete before the encountering task goes on.
+ * children, taskgroup or team->tasks->ntasks: they complete before the encountering task goes on.
  * Implicit tasks keep their child bookkeeping (tomp_pinfo_t) in task->ext until the
  * team's join.
  *
@@ -101,6 +101,7 @@ typedef struct tomp_xtask {
   uint8_t detached;             /* has an event (detach clause) */
   uint8_t has_mutex;            /* has mutexinoutset dependences */
   uint16_t cls;                 /* allocation size class, 0 = plain malloc */
+  struct task_ctx *owner;       /* free list the block returns to (task.c) */
   uint32_t ndeps;
   tomp_depnode_t *deps;
   struct tomp_xtask **succ;     /* successors (team lock) */
@@ -108,12 +109,21 @@ typedef struct tomp_xtask {
   struct tomp_xtask *succ_inline[2];
 } tomp_xtask_t;
 
-/* team->tasks */
+/* team->tasks.  One cache line: a creator holds the lock when it counts the task, and a
+ * finishing thread's decrement lands on the line it takes next to pick a task, so the
+ * count costs no transfer of its own. */
 typedef struct tomp_team_tasks {
   tomp_mutex_t lock;
   uint32_t nready;              /* tasks in `ready`, readable without the lock */
   tomp_tlist_t ready;
-} tomp_team_tasks_t;
+  uint32_t ntasks;              /* explicit deferred tasks not yet complete (the barrier's) */
+} __attribute__((aligned(TOMP_CACHELINE))) tomp_team_tasks_t;
+
+/* Deferred tasks of the team not complete yet (the barrier waits for 0). */
+static inline uint32_t tomp_team_ntasks(tomp_team_t *team) {
+  tomp_team_tasks_t *tt = team->tasks;
+  return tt ? __atomic_load_n(&tt->ntasks, __ATOMIC_SEQ_CST) : 0;
+}
 
 static inline tomp_xtask_t *tomp_xtask(tomp_task_t *t) { return (tomp_xtask_t *)t; }
 
@@ -155,6 +165,22 @@ typedef struct tomp_task_spec {
 } tomp_task_spec_t;
 
 void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) TOMP_HIDDEN;
+/* The common undeferred case, short-cut: no dependences, no detach, no copy function and
+ * the argument block used in place.  flags are TOMP_TF_*; the caller has checked that the
+ * task must or may run at once (tomp_task_runs_at_once). */
+void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data,
+                          unsigned flags) TOMP_HIDDEN;
+
+/* Would a task without dependences or detach, created now, run at once?  It must with
+ * if(0), inside a final task or outside any team; it may, and is cheaper so, when nobody
+ * else could run it sooner: in a team of one, or when the team's queue is already long (a
+ * load, not an RMW: the running threads keep writing that line, and a shared read slows
+ * them down less than taking it exclusively on every creation). */
+static inline bool tomp_task_runs_at_once(tomp_thread_t *thr, unsigned flags) {
+  tomp_team_t *team = thr->team;
+  return (flags & TOMP_TF_UNDEFERRED) || !team || team->nthreads == 1 || thr->task->in_final ||
+         tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads;
+}
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) TOMP_HIDDEN;
 void tomp_taskyield(tomp_thread_t *thr) TOMP_HIDDEN;

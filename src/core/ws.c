@@ -63,51 +63,90 @@ void tomp_team_ws_reset(tomp_team_t *team) {
 
 /* ---- waiting -------------------------------------------------------------------------- */
 
-void tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact, uint32_t *seq,
+/* The waits below give up when the region is cancelled: the thread that should have moved
+ * the word on may have left for the region's end (a cancelled region abandons its ordered
+ * turns, doacross posts and constructs).  tomp_team_ws_cancel sets nothing these waits
+ * watch, so it bumps their sequence words after the cancel bit: a waiter reads the sequence
+ * word before it checks the bit, and then either sees the bit or sleeps on a stale value. */
+bool tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact, uint32_t *seq,
                     uint32_t *sleepers, int state, uint64_t wait_id) {
 #define REACHED(v) (exact ? (v) == want : (v) >= want)
-  if (REACHED(__atomic_load_n(word, __ATOMIC_ACQUIRE))) return;
+  if (REACHED(__atomic_load_n(word, __ATOMIC_ACQUIRE))) return true;
+  bool reached = true;
   int saved = thr->state;
   tomp_set_state(thr, state, wait_id);
   unsigned long budget = tomp_spins();
   for (unsigned long i = 0; i < budget; i++) {
     if (REACHED(__atomic_load_n(word, __ATOMIC_ACQUIRE))) goto out;
+    if (tomp_ws_region_cancelled(thr)) {
+      reached = false;
+      goto out;
+    }
     tomp_cpu_relax();
   }
   for (;;) {
     __atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
     uint32_t s = __atomic_load_n(seq, __ATOMIC_SEQ_CST);
     bool done = REACHED(__atomic_load_n(word, __ATOMIC_SEQ_CST));
-    if (!done) tomp_futex_wait(seq, s);
+    bool cancelled = !done && tomp_ws_region_cancelled(thr);
+    if (!done && !cancelled) tomp_futex_wait(seq, s);
     __atomic_sub_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
     if (done || REACHED(__atomic_load_n(word, __ATOMIC_ACQUIRE))) break;
+    if (cancelled || tomp_ws_region_cancelled(thr)) {
+      reached = false;
+      break;
+    }
   }
 out:
   tomp_set_state(thr, saved, 0);
+  return reached;
 #undef REACHED
 }
 
 /* Wait until the slot's state leaves `cur` (it is still held by construct k - RING, or
- * another thread is initialising it). */
-static void slot_wait(tomp_thread_t *thr, tomp_ws_t *d, uint32_t cur, unsigned long *spin) {
+ * another thread is initialising it).  With lapping, returns false once the region is
+ * cancelled: a thread that left for the region's end never leaves the old construct. */
+static bool slot_wait(tomp_thread_t *thr, tomp_ws_t *d, uint32_t cur, bool lapping,
+                      unsigned long *spin) {
+  if (lapping && tomp_ws_region_cancelled(thr)) return false;
   if (*spin < tomp_spins()) {
     ++*spin;
     tomp_cpu_relax();
-    return;
+    return true;
   }
   int saved = thr->state;
   /* Lapping the ring is waiting for the slowest thread to finish a worksharing construct:
    * closest to an implicit worksharing barrier. */
   tomp_set_state(thr, ompt_state_wait_barrier_implicit_workshare, (uint64_t)(uintptr_t)d);
   __atomic_add_fetch(&d->sleepers, 1, __ATOMIC_SEQ_CST);
-  if (__atomic_load_n(&d->state, __ATOMIC_SEQ_CST) == cur) tomp_futex_wait(&d->state, cur);
+  uint32_t s = __atomic_load_n(&d->state_seq, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&d->state, __ATOMIC_SEQ_CST) == cur &&
+      !(lapping && tomp_ws_region_cancelled(thr)))
+    tomp_futex_wait(&d->state_seq, s);
   __atomic_sub_fetch(&d->sleepers, 1, __ATOMIC_SEQ_CST);
   tomp_set_state(thr, saved, 0);
+  return true;
 }
 
 static void slot_set_state(tomp_ws_t *d, uint32_t v) {
   __atomic_store_n(&d->state, v, __ATOMIC_SEQ_CST);
-  if (__atomic_load_n(&d->sleepers, __ATOMIC_SEQ_CST)) tomp_futex_wake(&d->state, 0x7fffffff);
+  if (__atomic_load_n(&d->sleepers, __ATOMIC_SEQ_CST)) {
+    __atomic_add_fetch(&d->state_seq, 1, __ATOMIC_SEQ_CST);
+    tomp_futex_wake(&d->state_seq, 0x7fffffff);
+  }
+}
+
+void tomp_team_ws_cancel(tomp_team_t *team) {
+  tomp_ws_team_t *wt = team->ws;
+  if (!wt) return;
+  for (unsigned i = 0; i < TOMP_WS_RING; i++) {
+    tomp_ws_t *d = &wt->ring[i];
+    uint32_t *words[3] = {&d->state_seq, &d->ord_seq, &d->dx_seq};
+    for (unsigned j = 0; j < 3; j++) {
+      __atomic_add_fetch(words[j], 1, __ATOMIC_SEQ_CST);
+      tomp_futex_wake(words[j], 0x7fffffff);
+    }
+  }
 }
 
 /* ---- entry and exit ------------------------------------------------------------------- */
@@ -121,25 +160,31 @@ void tomp_ws_init_common(tomp_ws_t *d, uint32_t k, unsigned nthreads) {
   d->reductions = NULL;
   d->mem = NULL;
   d->copy = NULL;
+  tomp_store_rlx(&d->cancelled, 0);
   d->dx_ndim = 0;
   d->dx_done = NULL;
   d->dx_dims = NULL;
 }
 
+/* A private descriptor for one thread, chained so a construct in a task inside it cannot
+ * clobber it: orphaned constructs outside any parallel region, and constructs a thread of a
+ * cancelled region could not get a ring slot for (born cancelled: no work is handed out). */
+static tomp_ws_t *heap_enter(tomp_thread_t *thr, bool *first, bool cancelled) {
+  tomp_ws_t *d = aligned_alloc(TOMP_CACHELINE, sizeof *d);
+  if (!d) tomp_fatal("out of memory for a worksharing descriptor");
+  memset(d, 0, sizeof *d);
+  tomp_ws_init_common(d, 0, 1);
+  d->heap = true;
+  d->cancelled = cancelled;
+  d->prev = thr->ws_cur;
+  thr->ws_cur = d;
+  *first = true;
+  return d;
+}
+
 tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) {
   tomp_team_t *team = thr->team;
-  if (!team) {
-    /* Orphaned construct outside any parallel region: a private descriptor, chained so a
-     * construct in a task inside it cannot clobber it. */
-    tomp_ws_t *d = aligned_alloc(TOMP_CACHELINE, sizeof *d);
-    if (!d) tomp_fatal("out of memory for a worksharing descriptor");
-    memset(d, 0, sizeof *d);
-    tomp_ws_init_common(d, 0, 1);
-    d->prev = thr->ws_cur;
-    thr->ws_cur = d;
-    *first = true;
-    return d;
-  }
+  if (!team) return heap_enter(thr, first, false);
   tomp_ws_team_t *wt = team->ws;
   uint32_t k = thr->ws_count++;
   tomp_ws_t *d = &wt->ring[k % TOMP_WS_RING];
@@ -160,7 +205,7 @@ tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) {
       }
       continue;
     }
-    slot_wait(thr, d, s, &spin);
+    if (!slot_wait(thr, d, s, (s & ~3u) != free_k, &spin)) return heap_enter(thr, first, true);
   }
   thr->ws_cur = d;
   tomp_ws_thr_t *t = &wt->thr[thr->tid];
@@ -170,7 +215,21 @@ tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) {
 }
 
 void tomp_ws_publish(tomp_ws_t *d) {
-  slot_set_state(d, (d->k << 2) | ST_READY);
+  if (!d->heap) slot_set_state(d, (d->k << 2) | ST_READY);
+}
+
+/* ---- cancellation --------------------------------------------------------------------- */
+
+bool tomp_ws_cancel(tomp_thread_t *thr) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (!d) return false;
+  __atomic_store_n(&d->cancelled, 1, __ATOMIC_SEQ_CST);
+  return true;
+}
+
+bool tomp_ws_cancel_point(tomp_thread_t *thr) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  return d ? tomp_ws_cancelled(thr, d) : tomp_ws_region_cancelled(thr);
 }
 
 tomp_ws_t *tomp_ws_cur(tomp_thread_t *thr) {
@@ -187,8 +246,7 @@ tomp_ws_t *tomp_ws_cur(tomp_thread_t *thr) {
 void tomp_ws_leave(tomp_thread_t *thr) {
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (!d) return;
-  tomp_team_t *team = thr->team;
-  if (!team) {
+  if (d->heap) {
     thr->ws_cur = d->prev;
     slot_release_data(d);
     free(d);
@@ -198,13 +256,8 @@ void tomp_ws_leave(tomp_thread_t *thr) {
   /* read before arriving: once we are counted the slot may be recycled under us */
   uint32_t n = d->nthreads;
   if (__atomic_add_fetch(&d->left, 1, __ATOMIC_ACQ_REL) != n) return;
-  /* Last one out: nobody reads this construct any more.  A `cancel for/sections` of this
-   * construct ends here; every thread has seen it (they all left) and none can have
-   * cancelled a later construct while we still held this one, unless nowait let it run
-   * ahead (then the later construct's cancel may be lost: see the report). */
+  /* Last one out: nobody reads this construct any more (its cancelled flag included). */
   slot_release_data(d);
-  if (tomp_load_rlx(&team->cancelled) & TOMP_CANCEL_WS)
-    __atomic_fetch_and(&team->cancelled, ~TOMP_CANCEL_WS, __ATOMIC_ACQ_REL);
   tomp_store_rlx(&d->left, 0);
   slot_set_state(d, (d->k + TOMP_WS_RING) << 2);
 }
@@ -254,6 +307,7 @@ bool tomp_single_start(tomp_thread_t *thr) {
   if (first) {
     d->kind = TOMP_WS_SINGLE;
     tomp_ws_publish(d);
+    if (d->heap) first = false; /* cancelled region: nobody needs the body */
   }
   /* the winner is decided at entry; nobody needs the descriptor afterwards */
   tomp_ws_leave(thr);

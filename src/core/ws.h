@@ -36,21 +36,26 @@ typedef struct tomp_ws_thr {
 typedef struct tomp_ws {
   /* Slot life: (k << 2) free for construct k, | 1 being initialised, | 2 ready. */
   uint32_t state;
-  uint32_t sleepers; /* threads asleep on state */
+  uint32_t sleepers;  /* threads asleep on state_seq */
+  uint32_t state_seq; /* futex word for state waits: bumped by state changes and cancellation */
   uint32_t k;        /* construct number the slot holds */
   uint32_t nthreads;
   int kind;  /* TOMP_WS_LOOP / SECTIONS / SINGLE */
   int sched; /* TOMP_WS_STATIC / DYNAMIC / GUIDED */
   bool ordered;
   bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
+  bool heap; /* a private descriptor outside the ring (orphaned, or a cancelled region) */
+  /* `cancel for/sections` of this construct.  Per construct, so a thread that nowait let
+   * run ahead neither sees an older construct's cancellation nor loses its own. */
+  uint32_t cancelled;
   /* iteration space */
   uint64_t n, chunk, base, step, endv;
   /* data the first thread publishes */
   uintptr_t *reductions;
   void *mem;            /* scan / inscan scratch block (the `mem` argument) */
   void *copy;           /* copyprivate pointer */
-  struct tomp_ws *prev; /* orphaned (team-less) constructs: the enclosing one */
-  tomp_ws_thr_t self;   /* orphaned constructs: the lone thread's state */
+  struct tomp_ws *prev; /* heap descriptors: the thread's enclosing construct */
+  tomp_ws_thr_t self;   /* heap descriptors: the lone thread's state */
   /* doacross */
   unsigned dx_ndim;
   uint64_t dx_chunk; /* outer iterations per progress entry */
@@ -75,7 +80,9 @@ typedef struct tomp_ws_team {
 
 /* Enter the calling thread's next construct.  *first is true for the thread that must
  * initialise the descriptor and then call tomp_ws_publish; for the others the descriptor is
- * already published. */
+ * already published.  If the parallel region is cancelled while the thread waits for a ring
+ * slot an abandoned construct still holds, it gets a private descriptor that is already
+ * cancelled (and *first). */
 tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) TOMP_HIDDEN;
 void tomp_ws_publish(tomp_ws_t *d) TOMP_HIDDEN;
 /* Reset what a construct's first thread must not inherit from the slot's last user. */
@@ -89,15 +96,27 @@ void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t 
                         void **mem) TOMP_HIDDEN;
 
 static inline tomp_ws_thr_t *tomp_ws_thr(tomp_thread_t *thr, tomp_ws_t *d) {
-  return thr->team ? &((tomp_ws_team_t *)thr->team->ws)->thr[thr->tid] : &d->self;
+  return d->heap ? &d->self : &((tomp_ws_team_t *)thr->team->ws)->thr[thr->tid];
 }
 
-/* Is the construct (or the region) cancelled? */
-static inline bool tomp_ws_cancelled(tomp_thread_t *thr) {
+/* Is the thread's parallel region cancelled? */
+static inline bool tomp_ws_region_cancelled(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
-  return team &&
-         tomp_unlikely(tomp_load_acq(&team->cancelled) & (TOMP_CANCEL_WS | TOMP_CANCEL_PARALLEL));
+  return team && tomp_unlikely(tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL);
 }
+
+/* Is construct d (or the region) cancelled? */
+static inline bool tomp_ws_cancelled(tomp_thread_t *thr, tomp_ws_t *d) {
+  return tomp_unlikely(tomp_load_acq(&d->cancelled)) || tomp_ws_region_cancelled(thr);
+}
+
+/* `cancel for/sections`: cancel the calling thread's current construct (false if none). */
+bool tomp_ws_cancel(tomp_thread_t *thr) TOMP_HIDDEN;
+/* `cancellation point for/sections`: is the current construct or the region cancelled? */
+bool tomp_ws_cancel_point(tomp_thread_t *thr) TOMP_HIDDEN;
+/* The region was cancelled: wake every thread waiting in the team's worksharing code (ring
+ * slots, ordered, doacross); they give up their waits. */
+void tomp_team_ws_cancel(tomp_team_t *team) TOMP_HIDDEN;
 
 /* ---- loops (loop.c) ------------------------------------------------------------------- */
 
@@ -152,8 +171,9 @@ void *tomp_single_copy_start(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_single_copy_end(tomp_thread_t *thr, void *data) TOMP_HIDDEN;
 
 /* Wait until *word (64-bit) reaches want: == want if exact, else >= want.  Spin, then sleep
- * on seq, which the updater bumps (and wakes) when it sees sleepers. */
-void tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact, uint32_t *seq,
+ * on seq, which the updater bumps (and wakes) when it sees sleepers.  Returns false, without
+ * the word reached, if the parallel region is cancelled (tomp_team_ws_cancel bumps seq). */
+bool tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exact, uint32_t *seq,
                     uint32_t *sleepers, int state, uint64_t wait_id) TOMP_HIDDEN;
 /* The update side: call after storing the word (seq_cst). */
 static inline void tomp_ws_wake(uint32_t *seq, uint32_t *sleepers) {

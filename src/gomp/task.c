@@ -63,16 +63,22 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
   TOMP_ENTRY(thr);
   /* no new tasks once the region or the taskgroup is cancelled */
   if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
+  unsigned tf = (if_clause ? 0 : TOMP_TF_UNDEFERRED) |
+                ((flags & GOMP_TASK_FLAG_UNTIED) ? TOMP_TF_UNTIED : 0) |
+                ((flags & GOMP_TASK_FLAG_FINAL) ? TOMP_TF_FINAL : 0) |
+                ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
+  if (!cpyfn && !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)) &&
+      tomp_task_runs_at_once(thr, tf)) {
+    tomp_task_undeferred(thr, fn, data, tf);
+    return;
+  }
   tomp_task_spec_t s = {0};
   s.fn = fn;
   s.data = data;
   s.cpyfn = cpyfn;
   s.arg_size = arg_size > 0 ? (size_t)arg_size : 0;
   s.arg_align = arg_align > 0 ? (size_t)arg_align : 1;
-  s.flags = (if_clause ? 0 : TOMP_TF_UNDEFERRED) |
-            ((flags & GOMP_TASK_FLAG_UNTIED) ? TOMP_TF_UNTIED : 0) |
-            ((flags & GOMP_TASK_FLAG_FINAL) ? TOMP_TF_FINAL : 0) |
-            ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
+  s.flags = tf;
   if (flags & GOMP_TASK_FLAG_PRIORITY) {
     int max = tomp_g.max_task_priority;
     s.priority = priority < 0 ? 0 : priority > max ? max : priority;
