@@ -419,7 +419,11 @@ static bool xtask_done(void *arg) {
 
 void tomp_taskwait(tomp_thread_t *thr) {
   tomp_task_t *t = thr->task;
-  if (tomp_load_acq(&t->children) == 0) return;
+  if (tomp_load_acq(&t->children) == 0) {
+    ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_BEGIN); /* a taskwait region all the same */
+    ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_END);
+    return;
+  }
   ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_BEGIN);
   tomp_task_wait_until(thr, NULL, children_done, t, ompt_state_wait_taskwait,
                        (uint64_t)(uintptr_t)t);

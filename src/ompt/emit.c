@@ -92,7 +92,9 @@ static ompt_sync_region_t sync_kind(int state) {
 
 void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
                         const void *codeptr) {
-  if (ep == ompt_scope_begin && !wait && thr->ompt_single) tomp_ompt_single_flush_(thr);
+  if (ep == ompt_scope_begin && !wait && thr->ompt_single && state != ompt_state_wait_taskwait &&
+      state != ompt_state_wait_taskgroup)
+    tomp_ompt_single_flush_(thr); /* a barrier cannot be inside the single: it has ended */
   ompt_callback_sync_region_t f = wait ? CB(sync_region_wait) : CB(sync_region);
   if (!f) return;
   tomp_task_t *task = thr->task;

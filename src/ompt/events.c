@@ -39,7 +39,8 @@ void tomp_ompt_single_flush_(tomp_thread_t *thr) {
 }
 
 void tomp_ompt_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep, uint64_t count) {
-  if (ep == ompt_scope_begin && thr->ompt_single) tomp_ompt_single_flush_(thr);
+  if (ep == ompt_scope_begin && thr->ompt_single && wstype != ompt_work_taskloop)
+    tomp_ompt_single_flush_(thr); /* worksharing cannot nest in the single: it has ended */
   ompt_callback_work_t f = CB(work);
   if (!f) return;
   tomp_task_t *t = thr->task;
