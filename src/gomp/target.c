@@ -114,7 +114,7 @@ static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs
     tomp_ompt_exit_frame(initial, __builtin_frame_address(0));
   }
   fn(hostaddrs);
-  if (GOMP_taskwait) GOMP_taskwait(); /* the region ends when its tasks have */
+  if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* the region ends when its tasks have */
   if (ompt) {
     initial->frame.exit_frame.ptr = NULL;
     tomp_ompt_region_task_(ompt_scope_end, &rt, 1);

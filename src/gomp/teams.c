@@ -58,7 +58,8 @@ TOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_tea
       tomp_ompt_exit_frame(initial, __builtin_frame_address(0));
     }
     fn(data);
-    if (GOMP_taskwait) GOMP_taskwait(); /* the team's initial task ends with its tasks */
+    /* (not a taskwait region of the program: only when there is something to wait for) */
+    if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* the team's initial task ends with its tasks */
     if (ompt) {
       initial->frame.exit_frame.ptr = NULL;
       tomp_ompt_region_task_(ompt_scope_end, &rt, k);
