@@ -415,16 +415,14 @@ static void on_dispatch(ompt_data_t *pdata, ompt_data_t *tdata, ompt_dispatch_t 
   if (kind == ompt_dispatch_section) {
     out("dispatch kind=section parallel=%" PRIu64 " task=%" PRIu64 " section=%" PRIu64,
         par_id(pdata), task_id(tdata), instance.value);
-  } else if (kind == ompt_dispatch_ws_loop_chunk || kind == ompt_dispatch_taskloop_chunk ||
-             kind == ompt_dispatch_distribute_chunk) {
-    ompt_dispatch_chunk_t *c = instance.ptr;
+  } else if (kind >= 3 && kind <= 5) { /* 5.2 chunk kinds (spelt out: older headers lack them) */
+    struct { uint64_t start, iterations; } *c = instance.ptr;
     out("dispatch kind=%s parallel=%" PRIu64 " task=%" PRIu64 " start=%" PRId64
         " iterations=%" PRIu64,
-        kind == ompt_dispatch_ws_loop_chunk ? "ws_loop_chunk"
-        : kind == ompt_dispatch_taskloop_chunk ? "taskloop_chunk" : "distribute_chunk",
+        kind == 3 ? "ws_loop_chunk" : kind == 4 ? "taskloop_chunk" : "distribute_chunk",
         par_id(pdata), task_id(tdata), (int64_t)c->start, c->iterations);
     if (!c->iterations) ERROR("dispatch: empty chunk");
-    if (kind == ompt_dispatch_ws_loop_chunk && !work_depth) ERROR("dispatch outside work");
+    if (kind == 3 && !work_depth) ERROR("dispatch outside work");
   } else {
     out("dispatch kind=%d", (int)kind);
   }
