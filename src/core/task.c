@@ -295,32 +295,46 @@ static void ompt_fulfill(tomp_xtask_t *x) {
   xtask_unref(x);
 }
 
+/* The OMPT part of starting (start) or ending a task, out of line: run_task pays one test. */
+static void __attribute__((noinline, cold))
+run_task_ompt(tomp_thread_t *thr, tomp_xtask_t *x, tomp_task_t *prev, bool skip, bool start) {
+  if (start) {
+    tomp_ompt_task_schedule_(prev, TOMP_OMPT_TASK_SWITCH, &x->t);
+    if (skip) {
+      tomp_taskgroup_t *tg = x->t.taskgroup;
+      tomp_ompt_cancel_(thr, ompt_cancel_discarded_task |
+                                 (tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup
+                                                                      : ompt_cancel_parallel));
+    }
+  } else if (!x->detached) {
+    tomp_ompt_task_schedule_(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE,
+                             prev);
+  }
+}
+
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
   tomp_task_t *prev = thr->task;
   int saved_state = thr->state;
   uint64_t saved_id = thr->wait_id;
   bool skip = tomp_task_discarded(x);
+  bool ompt = tomp_ompt_on(); /* read once: the task's events stay paired */
   x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
   thr->task = &x->t;
-  ompt_task_schedule(prev, TOMP_OMPT_TASK_SWITCH, &x->t);
-  if (tomp_unlikely(skip) && tomp_ompt_on()) {
-    tomp_taskgroup_t *tg = x->t.taskgroup;
-    tomp_ompt_cancel_(thr, ompt_cancel_discarded_task |
-                               (tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup
-                                                                    : ompt_cancel_parallel));
-  }
+  if (ompt) run_task_ompt(thr, x, prev, skip, true);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) x->t.fn(x->t.data);
   thr->task = prev;
   x->t.frame.exit_frame.ptr = NULL;
-  if (tomp_unlikely(x->detached) && tomp_ompt_on()) {
-    ompt_detached_end(x, skip, prev);
-    tomp_set_state(thr, saved_state, saved_id);
-    return;
+  if (ompt) {
+    run_task_ompt(thr, x, prev, skip, false);
+    if (x->detached) {
+      ompt_detached_end(x, skip, prev);
+      tomp_set_state(thr, saved_state, saved_id);
+      return;
+    }
   }
-  ompt_task_schedule(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE, prev);
   tomp_set_state(thr, saved_state, saved_id);
   /* after this a detached task may be completed and freed by omp_fulfill_event */
   if (!x->detached || __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
