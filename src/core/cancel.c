@@ -12,13 +12,26 @@
  *   points. */
 #include "task.h"
 #include "ws.h"
+#include "ompt-events.h"
+
+/* OMPT: cancel, activated by `cancel` or detected at a cancellation point.  `for` and
+ * `sections` share one kind in the core; the current worksharing construct tells which. */
+static void ompt_cancel_(tomp_thread_t *thr, int kind, bool activated) {
+  int flags = activated ? ompt_cancel_activated : ompt_cancel_detected;
+  switch (kind) {
+  case TOMP_CK_PARALLEL: flags |= ompt_cancel_parallel; break;
+  case TOMP_CK_TASKGROUP: flags |= ompt_cancel_taskgroup; break;
+  default: {
+    tomp_ws_t *d = tomp_ws_cur(thr);
+    flags |= d && d->kind == TOMP_WS_SECTIONS ? ompt_cancel_sections : ompt_cancel_loop;
+    break;
+  }
+  }
+  tomp_ompt_cancel_(thr, flags);
+}
 
 static inline void ompt_cancel(tomp_thread_t *thr, int kind, bool activated) {
-  /* OMPT: ompt_callback_cancel(&thr->task->task_data, flags, thr->codeptr) with flags
-   *        ompt_cancel_parallel / _loop / _sections / _taskgroup combined with
-   *        ompt_cancel_activated (activated) or ompt_cancel_detected (a cancellation point
-   *        or barrier that observed it). */
-  (void)thr, (void)kind, (void)activated;
+  if (tomp_ompt_on()) ompt_cancel_(thr, kind, activated);
 }
 
 bool tomp_cancel_activate(tomp_thread_t *thr, int kind) {

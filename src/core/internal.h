@@ -204,7 +204,24 @@ typedef struct tomp_thread {
   int ompt_fork_flags;          /* extra ompt_parallel_flag_t bits for the next fork */
   uint32_t ompt_end_req;        /* finalize asks this parked worker to report thread_end */
   struct tomp_thread *ompt_next; /* registry of workers that reported thread_begin */
+  /* -- ompt2 -- */
+  tomp_task_t *ompt_single; /* a single this thread executed in that task: end not yet reported */
+  const void *ompt_single_ra;
+  uint64_t ompt_chunk[2];   /* taskloop: chunk (start, iterations) of the task being created */
+  bool ompt_chunk_pending;
+  /* -- end ompt2 -- */
 } tomp_thread_t;
+
+/* -- ompt2 -- An initial task that is not an initial thread's own (a host teams region's
+ * teams, a host target region): it carries the implicit parallel region (league) it binds
+ * to, for ompt_get_parallel_info / get_task_info.  The flag bit is not an OMPT task flag. */
+#define TOMP_TASK_OWN_REGION 0x00100000u
+typedef struct tomp_region_task {
+  tomp_task_t task; /* first */
+  ompt_data_t parallel_data;
+  unsigned size;    /* league size (1 for a target region) */
+} tomp_region_task_t;
+/* -- end ompt2 -- */
 
 extern __thread tomp_thread_t *tomp_self __attribute__((tls_model("initial-exec"))) TOMP_HIDDEN;
 

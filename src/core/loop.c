@@ -7,22 +7,40 @@
 #include <limits.h>
 
 #include "ws.h"
+#include "ompt-events.h"
 
-/* OMPT: work loop begin / end (d->sched gives the ompt_work_loop_* kind) */
+/* OMPT: work loop begin / end; the 5.2 loop kinds come from the schedule the descriptor
+ * dispatches with (runtime and auto resolved), sections are their own kind. */
+static int ompt_work_type(tomp_ws_t *d) {
+  if (d->kind == TOMP_WS_SECTIONS) return ompt_work_sections;
+  switch (d->sched) {
+  case TOMP_WS_STATIC: return ompt_work_loop_static;
+  case TOMP_WS_DYNAMIC: return ompt_work_loop_dynamic;
+  case TOMP_WS_GUIDED: return ompt_work_loop_guided;
+  default: return ompt_work_loop_other;
+  }
+}
 static void ompt_work_begin(tomp_thread_t *thr, tomp_ws_t *d) {
-  (void)thr;
-  (void)d;
+  if (tomp_ompt_on()) tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_begin, d->n);
 }
 static void ompt_work_end(tomp_thread_t *thr, tomp_ws_t *d) {
-  (void)thr;
-  (void)d;
+  if (tomp_ompt_on()) tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_end, d->n);
 }
-/* OMPT: dispatch (a chunk [lo, hi) of logical iterations, or a section) */
+/* OMPT: dispatch of a chunk [lo, hi) of logical iterations (start: the value of its first
+ * iteration), or of a section (its number) */
 static void ompt_dispatch(tomp_thread_t *thr, tomp_ws_t *d, uint64_t lo, uint64_t hi) {
-  (void)thr;
-  (void)d;
-  (void)lo;
-  (void)hi;
+  if (tomp_likely(!tomp_ompt_on())) return;
+  if (d->kind == TOMP_WS_SECTIONS)
+    tomp_ompt_dispatch_section_(thr, d->base + lo * d->step);
+  else
+    tomp_ompt_dispatch_chunk_(thr, ompt_dispatch_ws_loop_chunk, d->base + lo * d->step, hi - lo);
+}
+
+/* A combined parallel loop / sections: every thread starts inside construct 0; its work
+ * begins with its implicit task (emit.c calls this right after implicit-task-begin). */
+void tomp_ompt_ws_initial(tomp_thread_t *thr) {
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (d) tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_begin, d->n);
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) {

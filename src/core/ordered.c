@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ws.h"
+#include "ompt-events.h"
 
 void tomp_ordered_init(tomp_ws_t *d) {
   tomp_store_rlx(&d->ord_cur, 0);
@@ -29,31 +30,35 @@ void tomp_ordered_release(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t) {
   tomp_ws_wake(&d->ord_seq, &d->ord_sleepers);
 }
 
-/* OMPT: ordered region acquired / released (mutex_acquired / mutex_released, kind ordered) */
-static void ompt_ordered_acquired(tomp_thread_t *thr, tomp_ws_t *d) {
-  (void)thr;
-  (void)d;
-}
-static void ompt_ordered_released(tomp_thread_t *thr) {
-  (void)thr;
+/* OMPT: ordered regions are mutexes of kind ordered whose wait_id is the loop's ordered
+ * cursor (the wait_id of the wait_ordered state). */
+static inline void ompt_ordered(int which, tomp_thread_t *thr, tomp_ws_t *d) {
+  if (tomp_ompt_on()) tomp_ompt_mutex_(which, thr, ompt_mutex_ordered, 0, &d->ord_cur);
 }
 
 void tomp_ordered_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
-  if (!team || team->nthreads == 1) return;
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (!d || !d->ordered) return;
+  if (!team || team->nthreads == 1) {
+    ompt_ordered(TOMP_OMPT_ACQUIRE, thr, d);
+    ompt_ordered(TOMP_OMPT_ACQUIRED, thr, d);
+    return;
+  }
   tomp_ws_thr_t *t = tomp_ws_thr(thr, d);
   if (!t->ord_held) return;
+  ompt_ordered(TOMP_OMPT_ACQUIRE, thr, d);
   /* In a cancelled region the wait gives up and the body runs out of order: the thread
    * whose turn it was may have left for the region's end. */
   tomp_ws_wait64(thr, &d->ord_cur, t->ord_lo, true, &d->ord_seq, &d->ord_sleepers,
                  ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->ord_cur);
-  ompt_ordered_acquired(thr, d);
+  ompt_ordered(TOMP_OMPT_ACQUIRED, thr, d);
 }
 
 void tomp_ordered_end(tomp_thread_t *thr) {
-  ompt_ordered_released(thr);
+  if (tomp_likely(!tomp_ompt_on())) return;
+  tomp_ws_t *d = tomp_ws_cur(thr);
+  if (d && d->ordered) tomp_ompt_mutex_(TOMP_OMPT_RELEASED, thr, ompt_mutex_ordered, 0, &d->ord_cur);
 }
 
 /* ---- doacross ------------------------------------------------------------------------- */

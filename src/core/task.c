@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "task.h"
+#include "ompt-events.h"
 
 void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
 
@@ -12,24 +13,19 @@ void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
 
 static inline void ompt_task_create(tomp_thread_t *thr, tomp_task_t *parent, tomp_xtask_t *x,
                                     bool has_deps) {
-  /* OMPT: ompt_callback_task_create(&parent->task_data, &parent->frame, &x->t.task_data,
-   *        x->t.flags (ompt_task_explicit | undeferred | untied | final | mergeable | merged),
-   *        has_deps, thr->codeptr) */
-  (void)thr, (void)parent, (void)x, (void)has_deps;
+  if (tomp_ompt_on()) tomp_ompt_task_create_(thr, parent, &x->t, has_deps);
 }
 
+/* prior_status is ompt_task_switch when a task starts on top of a suspended one, and
+ * ompt_task_complete / ompt_task_detach / ompt_task_cancel when it ends. */
 static inline void ompt_task_schedule(tomp_task_t *prior, int prior_status, tomp_task_t *next) {
-  /* OMPT: ompt_callback_task_schedule(&prior->task_data, prior_status, &next->task_data);
-   * prior_status is ompt_task_switch when a task starts on top of a suspended one, and
-   * ompt_task_complete / ompt_task_detach / ompt_task_cancel when it ends. */
-  (void)prior, (void)prior_status, (void)next;
+  if (tomp_ompt_on()) tomp_ompt_task_schedule_(prior, prior_status, next);
 }
 
+/* sync_region and sync_region_wait of kind taskwait */
 static inline void ompt_sync_taskwait(tomp_thread_t *thr, tomp_task_t *t, int endpoint) {
-  /* OMPT: ompt_callback_sync_region(ompt_sync_region_taskwait, endpoint
-   *        (ompt_scope_begin / ompt_scope_end), parallel_data, &t->task_data, thr->codeptr)
-   *        and the matching sync_region_wait pair. */
-  (void)thr, (void)t, (void)endpoint;
+  (void)t;
+  if (tomp_ompt_on()) tomp_ompt_sync_(thr, ompt_state_wait_taskwait, (ompt_scope_endpoint_t)endpoint);
 }
 
 static size_t pow2_at_least_(size_t a) {
@@ -350,25 +346,70 @@ static void complete(tomp_xtask_t *x) {
   if (__atomic_sub_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
 }
 
+/* OMPT, detachable tasks: whether the body's end or omp_fulfill_event comes second decides
+ * the statuses (body end: detach, then late_fulfill; or early_fulfill, then complete).  The
+ * second one completes and may free the task, so each side holds a reference while it
+ * reports. */
+static void ompt_detached_end(tomp_xtask_t *x, bool skip, tomp_task_t *prev) {
+  __atomic_add_fetch(&x->refs, 1, __ATOMIC_ACQ_REL);
+  uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
+  tomp_ompt_task_schedule_(&x->t,
+                           skip   ? TOMP_OMPT_TASK_CANCEL
+                           : left ? TOMP_OMPT_TASK_DETACH
+                                  : TOMP_OMPT_TASK_COMPLETE,
+                           prev);
+  if (left == 0) complete(x);
+  xtask_unref(x);
+}
+
+static void ompt_fulfill(tomp_xtask_t *x) {
+  __atomic_add_fetch(&x->refs, 1, __ATOMIC_ACQ_REL);
+  uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
+  tomp_ompt_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill, NULL);
+  if (left == 0) complete(x);
+  xtask_unref(x);
+}
+
+/* The OMPT part of starting (start) or ending a task, out of line: run_task pays one test. */
+static void __attribute__((noinline, cold))
+run_task_ompt(tomp_thread_t *thr, tomp_xtask_t *x, tomp_task_t *prev, bool skip, bool start) {
+  if (start) {
+    tomp_ompt_task_schedule_(prev, TOMP_OMPT_TASK_SWITCH, &x->t);
+    if (skip) {
+      tomp_taskgroup_t *tg = x->t.taskgroup;
+      tomp_ompt_cancel_(thr, ompt_cancel_discarded_task |
+                                 (tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup
+                                                                      : ompt_cancel_parallel));
+    }
+  } else if (!x->detached) {
+    tomp_ompt_task_schedule_(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE,
+                             prev);
+  }
+}
+
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
   tomp_task_t *prev = thr->task;
   int saved_state = thr->state;
   uint64_t saved_id = thr->wait_id;
   bool skip = tomp_task_discarded(x);
+  bool ompt = tomp_ompt_on(); /* read once: the task's events stay paired */
   x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
   thr->task = &x->t;
-  ompt_task_schedule(prev, TOMP_OMPT_TASK_SWITCH, &x->t);
+  if (ompt) run_task_ompt(thr, x, prev, skip, true);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) x->t.fn(x->t.data);
   thr->task = prev;
   x->t.frame.exit_frame.ptr = NULL;
-  ompt_task_schedule(&x->t,
-                     skip                                 ? TOMP_OMPT_TASK_CANCEL
-                     : tomp_load_acq(&x->pending) > 1     ? TOMP_OMPT_TASK_DETACH
-                                                          : TOMP_OMPT_TASK_COMPLETE,
-                     prev);
+  if (ompt) {
+    run_task_ompt(thr, x, prev, skip, false);
+    if (x->detached) {
+      ompt_detached_end(x, skip, prev);
+      tomp_set_state(thr, saved_state, saved_id);
+      return;
+    }
+  }
   tomp_set_state(thr, saved_state, saved_id);
   /* after this a detached task may be completed and freed by omp_fulfill_event */
   if (!x->detached || __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
@@ -378,6 +419,10 @@ void tomp_task_fulfill(void *event) {
   tomp_xtask_t *x = event;
   if (!x) {
     tomp_warn("omp_fulfill_event: invalid event handle (null); ignored");
+    return;
+  }
+  if (tomp_ompt_on()) {
+    ompt_fulfill(x);
     return;
   }
   if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
@@ -463,7 +508,11 @@ static bool xtask_done(void *arg) {
 
 void tomp_taskwait(tomp_thread_t *thr) {
   tomp_task_t *t = thr->task;
-  if (tomp_load_acq(&t->children) == 0) return;
+  if (tomp_load_acq(&t->children) == 0) {
+    ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_BEGIN); /* a taskwait region all the same */
+    ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_END);
+    return;
+  }
   ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_BEGIN);
   tomp_task_wait_until(thr, NULL, children_done, t, ompt_state_wait_taskwait,
                        (uint64_t)(uintptr_t)t);

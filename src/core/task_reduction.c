@@ -15,12 +15,11 @@
 #include <string.h>
 
 #include "task.h"
+#include "ompt-events.h"
 
+/* OMPT: the runtime's part of a task reduction (registration): ompt_callback_reduction */
 static inline void ompt_reduction(tomp_thread_t *thr, int endpoint) {
-  /* OMPT: ompt_callback_reduction(ompt_sync_region_reduction, endpoint, parallel_data,
-   *        &thr->task->task_data, thr->codeptr) around the runtime's part of a task
-   *        reduction (registration and unregistration). */
-  (void)thr, (void)endpoint;
+  if (tomp_ompt_on()) tomp_ompt_sync_(thr, ompt_state_work_reduction, (ompt_scope_endpoint_t)endpoint);
 }
 
 static void *zalloc_aligned(size_t align, size_t sz) {

@@ -19,16 +19,36 @@
 #include <stdlib.h>
 
 #include "task.h"
+#include "ompt-events.h"
 
-static inline void ompt_dependences(tomp_xtask_t *x, const tomp_depend_t *deps, size_t n) {
-  /* OMPT: ompt_callback_dependences(&x->t.task_data, ompt_dependence_t[n] built from deps
-   * (kind 1 in, 2 out, 3 inout, 4 mutexinoutset, 5 inoutset), n) */
-  (void)x, (void)deps, (void)n;
+/* OMPT: the dependences of a new task (once, when it registers them) */
+static void ompt_dependences_(tomp_xtask_t *x, const tomp_depend_t *deps, size_t n) {
+  ompt_callback_dependences_t f = __atomic_load_n(&tomp_ompt_cb.cb.dependences, __ATOMIC_RELAXED);
+  if (!f || n == 0) return;
+  ompt_dependence_t buf[16], *d = n <= 16 ? buf : tomp_malloc(n * sizeof *d);
+  for (size_t i = 0; i < n; i++) {
+    d[i].variable.ptr = deps[i].addr;
+    switch (deps[i].kind) {
+    case TOMP_DEP_IN: d[i].dependence_type = ompt_dependence_type_in; break;
+    case TOMP_DEP_OUT: d[i].dependence_type = ompt_dependence_type_out; break;
+    case TOMP_DEP_MUTEXINOUTSET: d[i].dependence_type = ompt_dependence_type_mutexinoutset; break;
+    case TOMP_DEP_INOUTSET: d[i].dependence_type = ompt_dependence_type_inoutset; break;
+    default: d[i].dependence_type = ompt_dependence_type_inout; break;
+    }
+  }
+  f(&x->t.task_data, d, (int)n);
+  if (d != buf) free(d);
 }
 
+static inline void ompt_dependences(tomp_xtask_t *x, const tomp_depend_t *deps, size_t n) {
+  if (tomp_ompt_on()) ompt_dependences_(x, deps, n);
+}
+
+/* OMPT: an edge between two sibling tasks (a taskwait-with-depend stand-in is no task: it
+ * has no task_data the tool has seen, so its edges are not reported) */
 static inline void ompt_task_dependence(tomp_xtask_t *pred, tomp_xtask_t *succ) {
-  /* OMPT: ompt_callback_task_dependence(&pred->t.task_data, &succ->t.task_data) */
-  (void)pred, (void)succ;
+  if (tomp_ompt_on() && succ->t.fn)
+    TOMP_OMPT_EMIT(task_dependence, &pred->t.task_data, &succ->t.task_data);
 }
 
 typedef struct tomp_depent {

@@ -4,11 +4,19 @@
 #include <stdlib.h>
 
 #include "task.h"
+#include "ompt-events.h"
 
+/* OMPT: sync_region taskgroup from the group's start to its end, the wait nested at its end */
 static inline void ompt_sync_taskgroup(tomp_thread_t *thr, tomp_taskgroup_t *tg, int endpoint) {
-  /* OMPT: ompt_callback_sync_region(ompt_sync_region_taskgroup, endpoint, parallel_data,
-   *        &thr->task->task_data, thr->codeptr), plus sync_region_wait around the wait. */
-  (void)thr, (void)tg, (void)endpoint;
+  (void)tg;
+  if (!tomp_ompt_on()) return;
+  if (endpoint == TOMP_OMPT_SCOPE_BEGIN)
+    tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ompt_scope_begin, false, thr->codeptr);
+  else
+    tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ompt_scope_end, false, thr->codeptr);
+}
+static inline void ompt_taskgroup_wait(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  if (tomp_ompt_on()) tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ep, true, thr->codeptr);
 }
 
 tomp_taskgroup_t *tomp_taskgroup_begin(tomp_thread_t *thr) {
@@ -33,6 +41,7 @@ void tomp_taskgroup_end(tomp_thread_t *thr) {
     tomp_warn("taskgroup end without a matching taskgroup start; ignored");
     return;
   }
+  ompt_taskgroup_wait(thr, ompt_scope_begin);
   if (thr->team) {
     tomp_team_tasks_t *tt = thr->team->tasks;
     tomp_task_wait_until(thr, tg, group_done, tg, ompt_state_wait_taskgroup,
@@ -42,6 +51,7 @@ void tomp_taskgroup_end(tomp_thread_t *thr) {
     tomp_mutex_lock(&tt->lock);
     tomp_mutex_unlock(&tt->lock);
   }
+  ompt_taskgroup_wait(thr, ompt_scope_end);
   ompt_sync_taskgroup(thr, tg, TOMP_OMPT_SCOPE_END);
   t->taskgroup = tg->prev;
   free(tg);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ws.h"
+#include "ompt-events.h"
 
 #define ST_INIT 1u
 #define ST_READY 2u
@@ -290,16 +291,16 @@ void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t 
 
 /* ---- single --------------------------------------------------------------------------- */
 
-/* OMPT: work single begin (executor or other) */
-static void ompt_single_begin(tomp_thread_t *thr, bool executor) {
-  (void)thr;
-  (void)executor;
+/* OMPT: work single begin (executor or other); a plain single's executor end is deferred
+ * (no call marks it: see src/ompt/events.c), a copyprivate one's comes at copy_end. */
+static inline void ompt_single_begin(tomp_thread_t *thr, bool executor, bool deferred_end) {
+  if (tomp_ompt_on()) tomp_ompt_single_begin_(thr, executor, deferred_end);
 }
 
 bool tomp_single_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
   if (!team || team->nthreads == 1) {
-    ompt_single_begin(thr, true);
+    ompt_single_begin(thr, true, true);
     return true;
   }
   bool first;
@@ -311,14 +312,14 @@ bool tomp_single_start(tomp_thread_t *thr) {
   }
   /* the winner is decided at entry; nobody needs the descriptor afterwards */
   tomp_ws_leave(thr);
-  ompt_single_begin(thr, first);
+  ompt_single_begin(thr, first, true);
   return first;
 }
 
 void *tomp_single_copy_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
   if (!team || team->nthreads == 1) {
-    ompt_single_begin(thr, true);
+    ompt_single_begin(thr, true, false);
     return NULL;
   }
   bool first;
@@ -326,10 +327,10 @@ void *tomp_single_copy_start(tomp_thread_t *thr) {
   if (first) {
     d->kind = TOMP_WS_SINGLE;
     tomp_ws_publish(d);
-    ompt_single_begin(thr, true);
+    ompt_single_begin(thr, true, false);
     return NULL; /* stays in the construct until copy_end */
   }
-  ompt_single_begin(thr, false);
+  ompt_single_begin(thr, false, false);
   tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, false);
   void *data = d->copy;
   tomp_ws_leave(thr);
@@ -338,6 +339,7 @@ void *tomp_single_copy_start(tomp_thread_t *thr) {
 
 void tomp_single_copy_end(tomp_thread_t *thr, void *data) {
   tomp_team_t *team = thr->team;
+  if (tomp_ompt_on()) tomp_ompt_single_end_(thr);
   if (!team || team->nthreads == 1) return;
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (!d) return;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ompt-events.h"
+
 #include "gomp.h"
 
 #pragma weak GOMP_taskwait
@@ -25,6 +27,7 @@
 
 /* ABI facts (gcc's gomp-constants.h) */
 #define GOMP_TARGET_FLAG_NOWAIT (1u << 0)
+#define GOMP_TARGET_FLAG_EXIT_DATA (1u << 1)
 #define GOMP_MAP_FIRSTPRIVATE 12
 #define GOMP_TARGET_ARG_DEVICE_MASK ((1u << 7) - 1)
 #define GOMP_TARGET_ARG_DEVICE_ALL 0
@@ -62,8 +65,19 @@ static unsigned arg_thread_limit(void **args) {
   return tl;
 }
 
+/* OMPT: a target data construct or standalone directive is a begin and an end at once
+ * (nothing moves: host and "device" share memory, so no target_data_op either). */
+static void ompt_target_point(tomp_thread_t *thr, int kind) {
+  if (tomp_likely(!tomp_ompt_on())) return;
+  tomp_ompt_target_t r;
+  tomp_ompt_target_(thr, kind, ompt_scope_begin, thr->task, &r);
+  tomp_ompt_target_(thr, kind, ompt_scope_end, thr->task, &r);
+}
+
+/* OMPT: a target region on the host is a target begin/end pair (device_num 0, the initial
+ * device) around the implicit-task begin/end of the region's initial task. */
 static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs,
-                        unsigned thread_limit) {
+                        unsigned thread_limit, int kind) {
   tomp_team_t *team = thr->team;
   tomp_task_t *task = thr->task;
   unsigned tid = thr->tid, ws_count = thr->ws_count;
@@ -76,24 +90,35 @@ static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs
   memcpy(cache, thr->team_cache, live * sizeof cache[0]);
   memset(thr->team_cache, 0, live * sizeof cache[0]);
 
-  tomp_task_t initial;
-  memset(&initial, 0, sizeof initial);
-  initial.icv = tomp_g.icv;
-  if (thread_limit) initial.icv.thread_limit = thread_limit;
-  initial.flags = TOMP_TASK_INITIAL;
-  initial.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  initial.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  tomp_region_task_t rt;
+  memset(&rt, 0, sizeof rt);
+  rt.size = 1;
+  tomp_task_t *initial = &rt.task;
+  initial->icv = tomp_g.icv;
+  if (thread_limit) initial->icv.thread_limit = thread_limit;
+  initial->flags = TOMP_TASK_INITIAL | TOMP_TASK_OWN_REGION;
+  initial->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  initial->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
 
+  bool ompt = tomp_ompt_on();
+  tomp_ompt_target_t r;
+  if (ompt) tomp_ompt_target_(thr, kind, ompt_scope_begin, task, &r);
   thr->team = NULL;
   thr->tid = 0;
-  thr->task = &initial;
+  thr->task = initial;
   thr->ws_count = 0;
   thr->ws_cur = NULL;
   tomp_set_state(thr, ompt_state_work_serial, 0);
-  /* OMPT: target begin; implicit_task begin (initial task of the target region) */
+  if (ompt) {
+    tomp_ompt_region_task_(ompt_scope_begin, &rt, 1);
+    tomp_ompt_exit_frame(initial, __builtin_frame_address(0));
+  }
   fn(hostaddrs);
-  if (GOMP_taskwait) GOMP_taskwait(); /* the region ends when its tasks have */
-  /* OMPT: implicit_task end; target end */
+  if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* the region ends when its tasks have */
+  if (ompt) {
+    initial->frame.exit_frame.ptr = NULL;
+    tomp_ompt_region_task_(ompt_scope_end, &rt, 1);
+  }
 
   for (unsigned d = 0; d < live; d++) {
     if (thr->team_cache[d]) tomp_team_free(thr->team_cache[d]);
@@ -105,6 +130,7 @@ static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs
   thr->ws_count = ws_count;
   thr->ws_cur = ws_cur;
   tomp_set_state(thr, state, wait_id);
+  if (ompt) tomp_ompt_target_(thr, kind, ompt_scope_end, task, &r);
 }
 
 /* Give firstprivate entries private copies (hostaddrs is the caller's scratch array). */
@@ -136,11 +162,12 @@ TOMP_EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, 
                                  void **depend, void **args) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  (void)device, (void)flags;
+  (void)device;
   wait_depend(depend);
   char stackbuf[512] __attribute__((aligned(64)));
   void *heap = copy_firstprivate(mapnum, hostaddrs, sizes, kinds, stackbuf, sizeof stackbuf);
-  run_on_host(thr, fn, hostaddrs, arg_thread_limit(args));
+  run_on_host(thr, fn, hostaddrs, arg_thread_limit(args),
+              (flags & GOMP_TARGET_FLAG_NOWAIT) ? ompt_target_nowait : ompt_target);
   free(heap);
 }
 
@@ -150,49 +177,60 @@ TOMP_EXPORT void GOMP_target(int device, void (*fn)(void *), const void *unused,
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   (void)device, (void)unused, (void)mapnum, (void)sizes, (void)kinds;
-  run_on_host(thr, fn, hostaddrs, 0);
+  run_on_host(thr, fn, hostaddrs, 0, ompt_target);
 }
 
 /* Data environments: memory is shared, so there is nothing to map. */
 TOMP_EXPORT void GOMP_target_data(int device, const void *unused, size_t mapnum,
                                   void **hostaddrs, size_t *sizes, unsigned char *kinds) {
-  TOMP_ENTRY(tomp_thread());
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
   (void)device, (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
-  /* OMPT: target_data_op / target (enter data) */
+  ompt_target_point(thr, ompt_target_enter_data);
 }
 
 TOMP_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs,
                                       size_t *sizes, unsigned short *kinds) {
-  TOMP_ENTRY(tomp_thread());
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
   (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
-  /* OMPT: target (data begin) */
+  ompt_target_point(thr, ompt_target_enter_data);
 }
 
 TOMP_EXPORT void GOMP_target_end_data(void) {
-  TOMP_ENTRY(tomp_thread());
-  /* OMPT: target (data end) */
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  ompt_target_point(thr, ompt_target_exit_data);
 }
 
 TOMP_EXPORT void GOMP_target_update(int device, const void *unused, size_t mapnum,
                                     void **hostaddrs, size_t *sizes, unsigned char *kinds) {
-  TOMP_ENTRY(tomp_thread());
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
   (void)device, (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  ompt_target_point(thr, ompt_target_update);
 }
 
 TOMP_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs,
                                         size_t *sizes, unsigned short *kinds, unsigned flags,
                                         void **depend) {
-  TOMP_ENTRY(tomp_thread());
-  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds, (void)flags;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
   wait_depend(depend);
+  ompt_target_point(thr, (flags & GOMP_TARGET_FLAG_NOWAIT) ? ompt_target_update_nowait
+                                                           : ompt_target_update);
 }
 
 TOMP_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **hostaddrs,
                                              size_t *sizes, unsigned short *kinds,
                                              unsigned flags, void **depend) {
-  TOMP_ENTRY(tomp_thread());
-  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds, (void)flags;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
   wait_depend(depend);
+  int kind = (flags & GOMP_TARGET_FLAG_EXIT_DATA) ? ompt_target_exit_data : ompt_target_enter_data;
+  ompt_target_point(thr, (flags & GOMP_TARGET_FLAG_NOWAIT) ? kind + 8 : kind);
 }
 
 /* Offload images of programs built with offloading: there is no device to load them on. */

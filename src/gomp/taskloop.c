@@ -9,6 +9,7 @@
  * either clause one task per thread of the team. */
 #include "gomp.h"
 #include "task.h"
+#include "ompt-events.h"
 
 struct bounds {
   gomp_ull start, end;
@@ -28,6 +29,8 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
   tomp_thread_t *thr = tomp_thread();
   if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
   bool group = !(flags & GOMP_TASK_FLAG_NOGROUP);
+  bool ompt = tomp_ompt_on();
+  if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_begin, n);
   if (group) {
     tomp_taskgroup_begin(thr);
     if ((flags & GOMP_TASK_FLAG_REDUCTION) && data)
@@ -85,9 +88,16 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
     /* gcc's body is a do-while comparing against this exact end (not the loop's end):
      * with unsigned counters, overshooting the loop's end would wrap */
     b.end = start + done * step;
+    if (ompt) {
+      /* task_create reports it as a taskloop_chunk dispatch of the new task */
+      thr->ompt_chunk[0] = b.start;
+      thr->ompt_chunk[1] = cnt;
+      thr->ompt_chunk_pending = true;
+    }
     tomp_task_create(thr, &s);
   }
   if (group) tomp_taskgroup_end(thr);
+  if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_end, n);
 }
 
 TOMP_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),

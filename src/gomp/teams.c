@@ -21,6 +21,7 @@
 
 #include "gomp.h"
 #include "omp.h"
+#include "ompt-events.h"
 
 #pragma weak GOMP_taskwait
 
@@ -36,26 +37,36 @@ TOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_tea
     thread_limit = (unsigned)tomp_g.teams_thread_limit;
 
   tomp_task_t *enc = thr->task;
-  tomp_task_t initial;
-  /* OMPT: teams begin (league size num_teams) */
+  /* each team's initial task carries the league's parallel_data (tools interface) */
+  tomp_region_task_t rt = {.size = num_teams};
+  tomp_task_t *initial = &rt.task;
+  bool ompt = tomp_ompt_on();
+  if (ompt) tomp_ompt_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
   for (unsigned k = 0; k < num_teams; k++) {
-    memset(&initial, 0, sizeof initial);
-    initial.team = thr->team;
-    initial.icv = enc->icv;
-    initial.icv.league_num = k;
-    initial.icv.league_size = num_teams;
-    if (thread_limit) initial.icv.thread_limit = clamp_limit(thread_limit);
-    initial.flags = TOMP_TASK_INITIAL;
-    initial.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-    initial.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-    thr->task = &initial;
-    /* OMPT: implicit_task begin (ompt_task_initial, team k) */
+    memset(initial, 0, sizeof *initial);
+    initial->team = thr->team;
+    initial->icv = enc->icv;
+    initial->icv.league_num = k;
+    initial->icv.league_size = num_teams;
+    if (thread_limit) initial->icv.thread_limit = clamp_limit(thread_limit);
+    initial->flags = TOMP_TASK_INITIAL | TOMP_TASK_OWN_REGION;
+    initial->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    initial->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    thr->task = initial;
+    if (ompt) {
+      tomp_ompt_region_task_(ompt_scope_begin, &rt, k);
+      tomp_ompt_exit_frame(initial, __builtin_frame_address(0));
+    }
     fn(data);
-    if (GOMP_taskwait) GOMP_taskwait(); /* the team's initial task ends with its tasks */
-    /* OMPT: implicit_task end */
+    /* (not a taskwait region of the program: only when there is something to wait for) */
+    if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* the team's initial task ends with its tasks */
+    if (ompt) {
+      initial->frame.exit_frame.ptr = NULL;
+      tomp_ompt_region_task_(ompt_scope_end, &rt, k);
+    }
     thr->task = enc;
   }
-  /* OMPT: teams end */
+  if (ompt) tomp_ompt_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
 }
 
 TOMP_EXPORT bool GOMP_teams4(unsigned num_teams_lower, unsigned num_teams_upper,

@@ -10,12 +10,15 @@ void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
 
 static tomp_thread_t *initial_thread_of(tomp_task_t *task) {
   while (task->parent) task = task->parent;
-  if (!(task->flags & TOMP_TASK_INITIAL)) return NULL;
+  if (!(task->flags & TOMP_TASK_INITIAL) || (task->flags & TOMP_TASK_OWN_REGION)) return NULL;
   return (tomp_thread_t *)((char *)task - offsetof(tomp_thread_t, initial_task));
 }
 
 ompt_data_t *tomp_ompt_parallel_data_of(tomp_task_t *task) {
   if (task->team) return &task->team->parallel_data;
+  tomp_task_t *root = task;
+  while (root->parent) root = root->parent;
+  if (root->flags & TOMP_TASK_OWN_REGION) return &((tomp_region_task_t *)root)->parallel_data;
   tomp_thread_t *it = initial_thread_of(task);
   return it ? &it->ompt_implicit_parallel_data : NULL;
 }
@@ -36,6 +39,7 @@ void tomp_ompt_thread_end_(tomp_thread_t *thr) {
 /* OpenMP 5.2 sec. 12.8: an initial task reports actual_parallelism 1 and index 1; like every
  * implicit-task-end, its end event carries no parallel_data. */
 void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  if (ep == ompt_scope_end && thr->ompt_single) tomp_ompt_single_flush_(thr);
   ompt_callback_implicit_task_t f = CB(implicit_task);
   if (f)
     f(ep, ep == ompt_scope_begin ? &thr->ompt_implicit_parallel_data : NULL,
@@ -54,11 +58,13 @@ void tomp_ompt_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) 
 }
 
 void tomp_ompt_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  if (ep == ompt_scope_end && thr->ompt_single) tomp_ompt_single_flush_(thr);
   ompt_callback_implicit_task_t f = CB(implicit_task);
   tomp_team_t *team = thr->team;
   if (f)
     f(ep, ep == ompt_scope_begin ? &team->parallel_data : NULL, &thr->task->task_data,
       team->nthreads, thr->tid, ompt_task_implicit);
+  if (ep == ompt_scope_begin && team->ws_initial) tomp_ompt_ws_initial(thr);
 }
 
 /* Runs in the encountering task after the closing barrier.  Workers report their
@@ -86,6 +92,9 @@ static ompt_sync_region_t sync_kind(int state) {
 
 void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
                         const void *codeptr) {
+  if (ep == ompt_scope_begin && !wait && thr->ompt_single && state != ompt_state_wait_taskwait &&
+      state != ompt_state_wait_taskgroup)
+    tomp_ompt_single_flush_(thr); /* a barrier cannot be inside the single: it has ended */
   ompt_callback_sync_region_t f = wait ? CB(sync_region_wait) : CB(sync_region);
   if (!f) return;
   tomp_task_t *task = thr->task;

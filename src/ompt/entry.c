@@ -10,18 +10,51 @@
 
 #include "ompt-events.h"
 
-/* What ompt_set_callback answers, per event.  See docs/ompt-support.md for the reasons;
- * events of modules not merged yet say ompt_set_never until they are wired. */
+/* What ompt_set_callback answers, per event, for gcc-compiled programs: `always` where every
+ * occurrence of the event reaches tomp, `sometimes(_paired)` where gcc inlines some of them,
+ * `never` where gcc inlines all.  Callbacks of OpenMP 5.2 Table 19.2 (thread, parallel, task,
+ * implicit task, target, device, control_tool) must answer `always`: those whose event cannot
+ * happen in tomp (no devices, no data motion) are never invoked.  See docs/ompt-support.md. */
 static const unsigned char support[TOMP_OMPT_NSLOTS] = {
     [ompt_callback_thread_begin] = ompt_set_always,
     [ompt_callback_thread_end] = ompt_set_always,
     [ompt_callback_parallel_begin] = ompt_set_always,
     [ompt_callback_parallel_end] = ompt_set_always,
+    [ompt_callback_task_create] = ompt_set_always,
+    [ompt_callback_task_schedule] = ompt_set_always,
     [ompt_callback_implicit_task] = ompt_set_always,
+    [ompt_callback_target] = ompt_set_always,
+    [ompt_callback_target_data_op] = ompt_set_always,
+    [ompt_callback_target_submit] = ompt_set_always,
     [ompt_callback_control_tool] = ompt_set_always,
-    /* barriers are wired; taskwait, taskgroup, workshare and reduction kinds are pending */
+    [ompt_callback_device_initialize] = ompt_set_always,
+    [ompt_callback_device_finalize] = ompt_set_always,
+    [ompt_callback_device_load] = ompt_set_always,
+    [ompt_callback_device_unload] = ompt_set_always,
+    [ompt_callback_target_emi] = ompt_set_always,
+    [ompt_callback_target_data_op_emi] = ompt_set_always,
+    [ompt_callback_target_submit_emi] = ompt_set_always,
+    /* gcc inlines the end barrier of static loops as GOMP_barrier (reported as explicit) */
     [ompt_callback_sync_region] = ompt_set_sometimes_paired,
     [ompt_callback_sync_region_wait] = ompt_set_sometimes_paired,
+    [ompt_callback_dependences] = ompt_set_always,
+    [ompt_callback_task_dependence] = ompt_set_always,
+    /* static loops, distribute, workshare, plain scope are inlined; single has no end call */
+    [ompt_callback_work] = ompt_set_sometimes_paired,
+    [ompt_callback_dispatch] = ompt_set_sometimes,
+    /* hardware atomics are inlined; only GOMP_atomic_start/end reach tomp */
+    [ompt_callback_mutex_acquire] = ompt_set_sometimes,
+    [ompt_callback_mutex_acquired] = ompt_set_sometimes,
+    [ompt_callback_mutex_released] = ompt_set_sometimes,
+    [ompt_callback_lock_init] = ompt_set_always,
+    [ompt_callback_lock_destroy] = ompt_set_always,
+    [ompt_callback_nest_lock] = ompt_set_always,
+    /* cancellable barriers that observe a cancellation report no cancel-detected event */
+    [ompt_callback_cancel] = ompt_set_sometimes,
+    /* gcc combines most reductions inline; only task reductions reach tomp */
+    [ompt_callback_reduction] = ompt_set_sometimes_paired,
+    [ompt_callback_error] = ompt_set_always,
+    /* masked/master and flush are inlined by gcc: never; target_map: nothing is mapped */
 };
 
 ompt_set_result_t tomp_ompt_support(int event) {
@@ -167,9 +200,14 @@ static int thread_num_in(tomp_thread_t *thr, tomp_team_t *team) {
   return 0;
 }
 
+static tomp_region_task_t *region_root(tomp_task_t *task) {
+  while (task->parent) task = task->parent;
+  return (task->flags & TOMP_TASK_OWN_REGION) ? (tomp_region_task_t *)task : NULL;
+}
+
 static tomp_thread_t *initial_thread_of(tomp_task_t *task) {
   while (task->parent) task = task->parent;
-  if (!(task->flags & TOMP_TASK_INITIAL)) return NULL;
+  if (!(task->flags & TOMP_TASK_INITIAL) || (task->flags & TOMP_TASK_OWN_REGION)) return NULL;
   return (tomp_thread_t *)((char *)task - offsetof(tomp_thread_t, initial_task));
 }
 
@@ -190,6 +228,14 @@ static int get_parallel_info(int level, ompt_data_t **parallel_data, int *team_s
     if (team_size) *team_size = (int)team->nthreads;
     return 2;
   }
+  tomp_task_t *root = task;
+  while (root->parent) root = root->parent;
+  if (root->flags & TOMP_TASK_OWN_REGION) { /* a host teams or target region */
+    tomp_region_task_t *rt = (tomp_region_task_t *)root;
+    if (parallel_data) *parallel_data = &rt->parallel_data;
+    if (team_size) *team_size = (int)rt->size;
+    return 2;
+  }
   tomp_thread_t *it = initial_thread_of(task);
   if (!it) return 0;
   if (parallel_data) *parallel_data = &it->ompt_implicit_parallel_data;
@@ -205,12 +251,14 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
   tomp_task_t *task = thr->task;
   for (; task && level > 0; level--) task = task->parent;
   if (!task) return 0;
-  if (flags) *flags = (int)task->flags;
+  if (flags) *flags = (int)(task->flags & ~TOMP_TASK_OWN_REGION);
   if (task_data) *task_data = &task->task_data;
   if (task_frame) *task_frame = &task->frame;
   if (parallel_data) {
     if (task->team) {
       *parallel_data = &task->team->parallel_data;
+    } else if (region_root(task)) {
+      *parallel_data = &region_root(task)->parallel_data;
     } else {
       tomp_thread_t *it = initial_thread_of(task);
       *parallel_data = it ? &it->ompt_implicit_parallel_data : NULL;

@@ -90,6 +90,43 @@ void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) TOMP_HIDDEN;
 /* The parallel region a task binds to: its team's, or its initial thread's implicit one. */
 ompt_data_t *tomp_ompt_parallel_data_of(tomp_task_t *task) TOMP_HIDDEN;
 
+/* Constructs of the worksharing, tasking, synchronisation and device modules (events.c).
+ * Each is called only when tomp_ompt_on(); codeptr_ra is thr->codeptr unless given. */
+void tomp_ompt_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep,
+                     uint64_t count) TOMP_HIDDEN;
+void tomp_ompt_dispatch_chunk_(tomp_thread_t *thr, int kind, uint64_t start,
+                               uint64_t iterations) TOMP_HIDDEN;
+void tomp_ompt_dispatch_section_(tomp_thread_t *thr, uint64_t number) TOMP_HIDDEN;
+void tomp_ompt_single_begin_(tomp_thread_t *thr, bool executor, bool deferred_end) TOMP_HIDDEN;
+void tomp_ompt_single_end_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ompt_single_flush_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ompt_sync_(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
+void tomp_ompt_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task,
+                            bool has_deps) TOMP_HIDDEN;
+void tomp_ompt_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) TOMP_HIDDEN;
+void tomp_ompt_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint,
+                      const void *wait_id) TOMP_HIDDEN;
+void tomp_ompt_cancel_(tomp_thread_t *thr, int flags) TOMP_HIDDEN;
+void tomp_ompt_error_(tomp_thread_t *thr, int severity, const char *msg, size_t len) TOMP_HIDDEN;
+typedef struct tomp_ompt_target {
+  ompt_data_t data;
+  uint64_t id;
+} tomp_ompt_target_t;
+void tomp_ompt_target_(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep,
+                       tomp_task_t *task, tomp_ompt_target_t *r) TOMP_HIDDEN;
+/* A host teams region (league): parallel_begin/end with ompt_parallel_league, and the
+ * implicit-task begin/end of each team's initial task. */
+void tomp_ompt_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
+                       ompt_data_t *pdata, unsigned nteams) TOMP_HIDDEN;
+void tomp_ompt_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt,
+                            unsigned index) TOMP_HIDDEN;
+enum { TOMP_OMPT_ACQUIRE, TOMP_OMPT_ACQUIRED, TOMP_OMPT_RELEASED, TOMP_OMPT_LOCK_INIT,
+       TOMP_OMPT_LOCK_DESTROY, TOMP_OMPT_NEST_BEGIN, TOMP_OMPT_NEST_END };
+
+/* Worksharing module (loop.c): work-begin of the construct a combined parallel loop or
+ * sections pre-entered, for the calling thread. */
+void tomp_ompt_ws_initial(tomp_thread_t *thr) TOMP_HIDDEN;
+
 /* Thread module (thread.c): ask a parked worker to emit its thread_end; false if busy. */
 bool tomp_worker_request_thread_end(tomp_thread_t *w) TOMP_HIDDEN;
 

@@ -60,7 +60,17 @@ typedef struct par {
 typedef struct task {
   uint64_t id;
   par_t *par;
+  int explicit_;  /* created by task_create */
+  int completed;  /* task_schedule with a completing status */
+  int detached;
 } task_t;
+
+static uint64_t tasks_created, tasks_completed;
+static __thread int work_stack[MAXDEPTH];
+static __thread int work_depth;
+#define MAXHELD 64
+static __thread ompt_wait_id_t held[MAXHELD];
+static __thread int nheld;
 
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void out(const char *fmt, ...) {
@@ -333,13 +343,14 @@ static void sync_common(const char *what, ompt_sync_region_t kind, ompt_scope_en
       ERROR("%s: kind differs from its begin", ev);
     }
   } else {
+    /* waits nest: a waiting thread runs tasks, which may wait themselves */
     if (ep == ompt_scope_begin) {
-      if (wait_open) ERROR("%s: nested wait", ev);
-      wait_open = 1;
+      if (wait_open >= sync_depth) ERROR("%s: more waits than sync regions", ev);
+      wait_open++;
       if (!sync_depth) ERROR("%s outside a sync region", ev);
     } else {
       if (!wait_open) ERROR("%s without begin", ev);
-      wait_open = 0;
+      else wait_open--;
     }
   }
 }
@@ -364,6 +375,243 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const
     out("ompt_finalize_tool returned");
   }
   return command >= 64 ? (int)modifier : 0;
+}
+
+
+/* ---- constructs (work, dispatch, tasks, mutexes, cancel, errors, target) ---------------- */
+
+static const char *work_name(int w) {
+  static const char *n[] = {"?", "loop", "sections", "single_executor", "single_other",
+                            "workshare", "distribute", "taskloop", "scope", "?", "loop_static",
+                            "loop_dynamic", "loop_guided", "loop_other"};
+  return w >= 0 && w <= 13 ? n[w] : "?";
+}
+
+static void on_work(ompt_work_t wt, ompt_scope_endpoint_t ep, ompt_data_t *pdata,
+                    ompt_data_t *tdata, uint64_t count, const void *ra) {
+  const char *ev = ep == ompt_scope_begin ? "work_begin" : "work_end";
+  enter(ev);
+  out("%s type=%s parallel=%" PRIu64 " task=%" PRIu64 " count=%" PRIu64 " codeptr=%s", ev,
+      work_name(wt), par_id(pdata), task_id(tdata), count, sym(ra));
+  ompt_data_t *td, *pd;
+  if (get_task_info(0, NULL, &td, NULL, &pd, NULL) != 2 || td != tdata || pd != pdata)
+    ERROR("%s: task/parallel data are not the current task's", ev);
+  if (strict && !ra) ERROR("%s: codeptr_ra NULL", ev);
+  if (ep == ompt_scope_begin) {
+    if (work_depth < MAXDEPTH) work_stack[work_depth] = wt;
+    work_depth++;
+  } else if (--work_depth < 0) {
+    ERROR("%s without begin", ev);
+    work_depth = 0;
+  } else if (work_depth < MAXDEPTH && work_stack[work_depth] != (int)wt) {
+    ERROR("%s: type %s differs from its begin (%s)", ev, work_name(wt),
+          work_name(work_stack[work_depth]));
+  }
+}
+
+static void on_dispatch(ompt_data_t *pdata, ompt_data_t *tdata, ompt_dispatch_t kind,
+                        ompt_data_t instance) {
+  enter("dispatch");
+  if (kind == ompt_dispatch_section) {
+    out("dispatch kind=section parallel=%" PRIu64 " task=%" PRIu64 " section=%" PRIu64,
+        par_id(pdata), task_id(tdata), instance.value);
+  } else if (kind >= 3 && kind <= 5) { /* 5.2 chunk kinds (spelt out: older headers lack them) */
+    struct { uint64_t start, iterations; } *c = instance.ptr;
+    out("dispatch kind=%s parallel=%" PRIu64 " task=%" PRIu64 " start=%" PRId64
+        " iterations=%" PRIu64,
+        kind == 3 ? "ws_loop_chunk" : kind == 4 ? "taskloop_chunk" : "distribute_chunk",
+        par_id(pdata), task_id(tdata), (int64_t)c->start, c->iterations);
+    if (!c->iterations) ERROR("dispatch: empty chunk");
+    if (kind == 3 && !work_depth) ERROR("dispatch outside work");
+  } else {
+    out("dispatch kind=%d", (int)kind);
+  }
+}
+
+static void on_task_create(ompt_data_t *enc, const ompt_frame_t *enc_frame, ompt_data_t *tdata,
+                           int flags, int has_deps, const void *ra) {
+  enter("task_create");
+  task_t *t = calloc(1, sizeof *t);
+  t->id = __atomic_fetch_add(&next_task, 1, __ATOMIC_RELAXED);
+  t->explicit_ = 1;
+  if (tdata->ptr) ERROR("task_create: task_data not zeroed");
+  tdata->ptr = t;
+  __atomic_add_fetch(&tasks_created, 1, __ATOMIC_RELAXED);
+  char fl[128];
+  flag_names(fl, sizeof fl, flags, task_flag_names, 32);
+  out("task_create task=%" PRIu64 " parent=%" PRIu64 " flags=%s deps=%d codeptr=%s", t->id,
+      task_id(enc), fl, has_deps, sym(ra));
+  ompt_data_t *cur;
+  if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || cur != enc)
+    ERROR("task_create: encountering task is not the current task");
+  if (enc_frame) check_frame_flags("task_create", "encountering", enc_frame);
+  if (strict) {
+    if (!ra) ERROR("task_create: codeptr_ra NULL");
+    if (!enc_frame || !enc_frame->enter_frame.ptr)
+      ERROR("task_create: encountering task's enter_frame not set");
+  }
+}
+
+static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t st, ompt_data_t *next) {
+  static const char *n[] = {"?", "complete", "yield", "cancel", "detach", "early_fulfill",
+                            "late_fulfill", "switch", "taskwait_complete"};
+  enter("task_schedule");
+  out("task_schedule prior=%" PRIu64 " status=%s next=%" PRIu64, task_id(prior),
+      st >= 1 && st <= 8 ? n[st] : "?", task_id(next));
+  task_t *t = prior ? prior->ptr : NULL;
+  int completes = st == ompt_task_complete || st == ompt_task_cancel ||
+                  st == ompt_task_late_fulfill;
+  if (t && t->explicit_ && completes) {
+    if (__atomic_add_fetch(&t->completed, 1, __ATOMIC_ACQ_REL) > 1)
+      ERROR("task_schedule: task %" PRIu64 " completed twice", t->id);
+    __atomic_add_fetch(&tasks_completed, 1, __ATOMIC_RELAXED);
+  }
+  if (t && st == ompt_task_detach) t->detached = 1;
+  if (t && st == ompt_task_late_fulfill && !t->detached)
+    ERROR("task_schedule: late_fulfill of task %" PRIu64 " that was not detached", t->id);
+  if (next && st != ompt_task_early_fulfill && st != ompt_task_late_fulfill) {
+    ompt_data_t *cur;
+    if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || cur != next)
+      ERROR("task_schedule: next task is not the current task");
+    if (st == ompt_task_switch) {
+      ompt_frame_t *f;
+      int tnum;
+      ompt_data_t *pd;
+      int size;
+      get_task_info(0, NULL, NULL, &f, NULL, &tnum);
+      if (get_parallel_info(0, &pd, &size) == 2 && (tnum < 0 || tnum >= size))
+        ERROR("task_schedule: thread_num %d outside team of %d", tnum, size);
+      if (strict && !f->exit_frame.ptr) ERROR("task_schedule: next task's exit_frame not set");
+      check_frame_flags("task_schedule", "next", f);
+    }
+  }
+}
+
+static void on_dependences(ompt_data_t *tdata, const ompt_dependence_t *deps, int n) {
+  static const char *k[] = {"?", "in", "out", "inout", "mutexinoutset", "source", "sink",
+                            "inoutset"};
+  enter("dependences");
+  char buf[512] = "";
+  for (int i = 0; i < n && strlen(buf) < 400; i++) {
+    int t = deps[i].dependence_type;
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? "," : "",
+             t >= 1 && t <= 7 ? k[t] : "?");
+  }
+  out("dependences task=%" PRIu64 " n=%d kinds=%s", task_id(tdata), n, buf);
+}
+
+static void on_task_dependence(ompt_data_t *src, ompt_data_t *sink) {
+  enter("task_dependence");
+  out("task_dependence src=%" PRIu64 " sink=%" PRIu64, task_id(src), task_id(sink));
+  if (!task_id(src) || !task_id(sink)) ERROR("task_dependence: unknown task");
+}
+
+static const char *mutex_name(int k) {
+  static const char *n[] = {"?", "lock", "test_lock", "nest_lock", "test_nest_lock", "critical",
+                            "atomic", "ordered"};
+  return k >= 1 && k <= 7 ? n[k] : "?";
+}
+
+/* wait_ids of mutexes are printed as small numbers in order of first sight */
+#define MAXIDS 256
+static ompt_wait_id_t ids[MAXIDS];
+static int nids;
+static int wid(ompt_wait_id_t w) {
+  static int lock;
+  while (__atomic_exchange_n(&lock, 1, __ATOMIC_ACQUIRE)) {}
+  int i = 0;
+  while (i < nids && ids[i] != w) i++;
+  if (i == nids && nids < MAXIDS) ids[nids++] = w;
+  __atomic_store_n(&lock, 0, __ATOMIC_RELEASE);
+  return i + 1;
+}
+
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t w,
+                             const void *ra) {
+  enter("mutex_acquire");
+  out("mutex_acquire kind=%s hint=%u impl=%s wait_id=%d codeptr=%s", mutex_name(kind), hint,
+      impl ? "set" : "none", wid(w), sym(ra));
+  if (strict && !ra) ERROR("mutex_acquire: codeptr_ra NULL");
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t w, const void *ra) {
+  enter("mutex_acquired");
+  out("mutex_acquired kind=%s wait_id=%d codeptr=%s", mutex_name(kind), wid(w), sym(ra));
+  for (int i = 0; i < nheld; i++)
+    if (held[i] == w) ERROR("mutex_acquired: wait_id %d already held by this thread", wid(w));
+  if (nheld < MAXHELD) held[nheld++] = w;
+  int st = get_state(NULL);
+  if (st >= ompt_state_wait_mutex && st <= ompt_state_wait_ordered)
+    ERROR("mutex_acquired: still in wait state %s", state_name(st));
+}
+
+static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t w, const void *ra) {
+  enter("mutex_released");
+  out("mutex_released kind=%s wait_id=%d codeptr=%s", mutex_name(kind), wid(w), sym(ra));
+  int i = 0;
+  while (i < nheld && held[i] != w) i++;
+  if (i == nheld) ERROR("mutex_released: wait_id %d not acquired by this thread", wid(w));
+  else held[i] = held[--nheld];
+}
+
+static void on_lock_init(ompt_mutex_t kind, unsigned hint, unsigned impl, ompt_wait_id_t w,
+                         const void *ra) {
+  enter("lock_init");
+  out("lock_init kind=%s hint=%u impl=%s wait_id=%d codeptr=%s", mutex_name(kind), hint,
+      impl ? "set" : "none", wid(w), sym(ra));
+}
+
+static void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t w, const void *ra) {
+  enter("lock_destroy");
+  out("lock_destroy kind=%s wait_id=%d codeptr=%s", mutex_name(kind), wid(w), sym(ra));
+}
+
+static void on_nest_lock(ompt_scope_endpoint_t ep, ompt_wait_id_t w, const void *ra) {
+  enter("nest_lock");
+  out("nest_lock_%s wait_id=%d codeptr=%s", ep == ompt_scope_begin ? "begin" : "end", wid(w),
+      sym(ra));
+  int i = 0;
+  while (i < nheld && held[i] != w) i++;
+  if (i == nheld) ERROR("nest_lock: wait_id %d not held by this thread", wid(w));
+}
+
+static void on_cancel(ompt_data_t *tdata, int flags, const void *ra) {
+  static const char *const names[32] = {"parallel", "sections", "loop", "taskgroup",
+                                        "activated", "detected", "discarded_task"};
+  enter("cancel");
+  char fl[128];
+  flag_names(fl, sizeof fl, flags, names, 7);
+  out("cancel task=%" PRIu64 " flags=%s codeptr=%s", task_id(tdata), fl, sym(ra));
+}
+
+static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *pdata,
+                         ompt_data_t *tdata, const void *ra) {
+  enter("reduction");
+  out("reduction_%s kind=%s task=%" PRIu64 " codeptr=%s", ep == ompt_scope_begin ? "begin" : "end",
+      sync_name(kind), task_id(tdata), sym(ra));
+  (void)pdata;
+}
+
+static void on_error(ompt_severity_t sev, const char *msg, size_t len, const void *ra) {
+  enter("error");
+  out("error severity=%s message=%.*s codeptr=%s", sev == ompt_fatal ? "fatal" : "warning",
+      (int)len, msg ? msg : "", sym(ra));
+}
+
+static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t ep, int device,
+                          ompt_data_t *tdata, ompt_data_t *target_task_data,
+                          ompt_data_t *target_data, const void *ra) {
+  static const char *k[] = {"?", "target", "enter_data", "exit_data", "update", "?", "?", "?",
+                            "?", "target_nowait", "enter_data_nowait", "exit_data_nowait",
+                            "update_nowait"};
+  static uint64_t next_target = 1;
+  enter("target");
+  if (ep == ompt_scope_begin) target_data->value = __atomic_fetch_add(&next_target, 1, __ATOMIC_RELAXED);
+  out("target_%s kind=%s device=%d task=%" PRIu64 " target=%" PRIu64 " codeptr=%s",
+      ep == ompt_scope_begin ? "begin" : "end", kind <= 12 ? k[kind] : "?", device,
+      task_id(tdata), target_data->value, sym(ra));
+  (void)target_task_data;
+  if (strict && !ra) ERROR("target: codeptr_ra NULL");
 }
 
 static const char *const result_names[] = {"error", "never", "impossible", "sometimes",
@@ -402,6 +650,25 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   REG(implicit_task, on_implicit_task);
   REG(sync_region, on_sync_region);
   REG(sync_region_wait, on_sync_region_wait);
+  REG(work, on_work);
+  REG(dispatch, on_dispatch);
+  REG(task_create, on_task_create);
+  REG(task_schedule, on_task_schedule);
+  REG(dependences, on_dependences);
+  REG(task_dependence, on_task_dependence);
+  REG(mutex_acquire, on_mutex_acquire);
+  REG(mutex_acquired, on_mutex_acquired);
+  REG(mutex_released, on_mutex_released);
+  REG(lock_init, on_lock_init);
+  REG(lock_destroy, on_lock_destroy);
+  REG(nest_lock, on_nest_lock);
+  REG(cancel, on_cancel);
+  REG(reduction, on_reduction);
+  REG(error, on_error);
+  REG(target_emi, on_target_emi);
+  reg(ompt_callback_masked, "masked", NULL);
+  reg(ompt_callback_flush, "flush", NULL);
+  reg(ompt_callback_target_map_emi, "target_map_emi", NULL);
   v = getenv("OMPT_PRINT_NO_CONTROL");
   if (!v || strcmp(v, "1")) REG(control_tool, on_control_tool);
   tool_data->value = 42;
@@ -416,6 +683,10 @@ static void finalize(ompt_data_t *tool_data) {
   if (tool_data->value != 42) ERROR("finalize: tool_data lost");
   if (strict && threads_begun != threads_ended)
     ERROR("finalize: %d thread(s) began, %d ended", threads_begun, threads_ended);
+  if (strict && tasks_created != tasks_completed)
+    ERROR("finalize: %" PRIu64 " explicit task(s) created, %" PRIu64 " completed", tasks_created,
+          tasks_completed);
+  if (work_depth) ERROR("finalize: %d work region(s) of this thread not ended", work_depth);
   out("finalize errors=%d", __atomic_load_n(&nerrors, __ATOMIC_RELAXED));
   finalized = 1;
 }

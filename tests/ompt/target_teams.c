@@ -1,0 +1,29 @@
+/* Host teams and host-fallback target regions for tests/scenarios/ompt_target_teams.sh. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(c)                                                                                   \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                        \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+int main(void) {
+  int seen[3] = {0}, x = 0;
+#pragma omp teams num_teams(3)
+  seen[omp_get_team_num()] = 1;
+  CHECK(seen[0] && seen[1] && seen[2]);
+#pragma omp target data map(tofrom : x)
+  {
+#pragma omp target map(tofrom : x)
+    x = 1;
+#pragma omp target update from(x)
+  }
+#pragma omp target enter data map(to : x)
+#pragma omp target exit data map(from : x)
+  CHECK(x == 1);
+  return 0;
+}

@@ -1,0 +1,68 @@
+/* Tasks for tests/scenarios/ompt_tasks.sh: deferred, undeferred (if(0)), final, mergeable,
+ * dependences, taskwait, taskgroup, taskloop, detach, cancel taskgroup, error directive. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(c)                                                                                   \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                        \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+int main(void) {
+  int a = 0, b = 0, c = 0, d = 0, sum = 0, n = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+  {
+#pragma omp task shared(a)
+    a = 1;
+#pragma omp task if (0) shared(b)
+    b = 1;
+#pragma omp taskwait
+#pragma omp task final(1) shared(c)
+    {
+#pragma omp task shared(c)
+      c++;
+    }
+#pragma omp taskwait
+#pragma omp task depend(out : a) shared(a)
+    a = 2;
+#pragma omp task depend(in : a) shared(a, b)
+    b = a;
+#pragma omp taskgroup
+    {
+#pragma omp task shared(c)
+      c++;
+    }
+#pragma omp taskloop grainsize(25) reduction(+ : sum)
+    for (int i = 0; i < 100; i++) sum += i;
+    omp_event_handle_t ev;
+#pragma omp task detach(ev) shared(n)
+    n++;
+    omp_fulfill_event(ev);
+    omp_event_handle_t ev2;
+#pragma omp task detach(ev2) shared(n)
+    n++;
+#pragma omp task firstprivate(ev2)
+    omp_fulfill_event(ev2);
+#pragma omp taskwait
+#pragma omp taskgroup
+    {
+#pragma omp task
+      {
+#pragma omp cancel taskgroup
+      }
+#pragma omp task shared(d)
+      {
+#pragma omp cancellation point taskgroup
+        d = 1; /* may run before the cancel on two threads */
+      }
+    }
+  }
+  CHECK(a == 2 && b == 2 && c == 2 && sum == 4950 && n == 2);
+#pragma omp error at(execution) severity(warning) message("tasks done")
+  return 0;
+}
