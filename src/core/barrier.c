@@ -15,10 +15,15 @@ void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
   b->nthreads = n;
 }
 
-static bool try_release(tomp_barrier_t *b) {
+static bool try_release(tomp_team_t *team, tomp_barrier_t *b) {
   uint32_t n = b->nthreads;
   if (!__atomic_compare_exchange_n(&b->arrived, &n, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     return false;
+  /* Every thread is here, so no worksharing construct is in progress: a `cancel for` /
+   * `cancel sections` ends with this episode.  gcc inlines static loops, so no runtime call
+   * but this barrier marks the end of such a cancelled loop. */
+  if (tomp_unlikely(tomp_load_rlx(&team->cancelled) & TOMP_CANCEL_WS))
+    __atomic_fetch_and(&team->cancelled, ~TOMP_CANCEL_WS, __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&b->gen, 1, __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) tomp_futex_wake(&b->seq, 0x7fffffff);
@@ -37,7 +42,7 @@ void tomp_barrier_tasks_posted(tomp_team_t *team) {
 
 void tomp_barrier_tasks_done(tomp_team_t *team) {
   tomp_barrier_t *b = &team->bar;
-  if (__atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads) try_release(b);
+  if (__atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads) try_release(team, b);
 }
 
 void tomp_barrier_cancel(tomp_team_t *team) {
@@ -77,7 +82,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
   uint32_t a = __atomic_add_fetch(&b->arrived, 1, __ATOMIC_SEQ_CST);
   bool cancelled = false;
   if (a == b->nthreads && __atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
-      try_release(b))
+      try_release(team, b))
     goto out;
 
   unsigned long spin = 0, budget = tomp_spins();
@@ -94,7 +99,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
       continue;
     }
     if (__atomic_load_n(&team->ntasks, __ATOMIC_SEQ_CST) == 0 &&
-        __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads && try_release(b))
+        __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads && try_release(team, b))
       break;
     if (++spin < budget) {
       tomp_cpu_relax();
