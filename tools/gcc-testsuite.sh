@@ -145,11 +145,23 @@ echo "gcc-testsuite: runtime $CAND (checked: the only OpenMP library loaded)"
 
 tests=c.exp
 [ -n "$PATTERN" ] && tests="c.exp=$PATTERN"
+# DejaGnu's own 60 s limit does not stop a program that sleeps in a futex here (a hung test
+# held the run for minutes): a watchdog kills, by pid, this run's test programs that outlive
+# it by 10 s; DejaGnu then records the test as failed.
+(while sleep 5; do
+   for pid in $(ps -eo pid=,etimes=,args= | awk '$2 > 70 && $3 ~ /^\.\/.*\.exe$/ {print $1}'); do
+     [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$WORK" ] || continue
+     echo "watchdog: killed $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)after 70 s" >>"$WORK/watchdog.log"
+     kill -9 "$pid" 2>/dev/null
+   done
+ done) &
+watchdog=$!
 start=$(date +%s)
 (cd "$WORK" && runtest --tool libgomp --srcdir "$SRC/libgomp/testsuite" \
    --directory "$SRC/libgomp/testsuite/libgomp.c" "$tests") \
   >"$WORK/runtest.out" 2>&1
 secs=$(( $(date +%s) - start ))
+kill "$watchdog" 2>/dev/null
 SUM=$WORK/libgomp.sum
 [ -f "$SUM" ] || die "runtest produced no summary; see $WORK/runtest.out"
 
@@ -174,6 +186,7 @@ if [ "$nsym" -gt 0 ]; then
     sed 's/undefined symbol: \(.*\), version \(.*\)/\1@\2/' | sort | uniq -c | sort -rn | head -15 |
     awk '{printf "    %4d %s\n", $1, $2}'
 fi
+[ -s "$WORK/watchdog.log" ] && { echo "  hung programs killed by the watchdog:"; sed 's/^watchdog: /    /' "$WORK/watchdog.log"; }
 echo "  (full results: $SUM)"
 echo "$exec_pass passed, $((exec_fail + build_fail + other_fail)) failed"
 [ $((exec_fail + build_fail + other_fail)) -eq 0 ]

@@ -184,8 +184,11 @@ static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
       str_puts(out, val);
       for (int i = len; i < width; i++) str_putn(out, " ", 1);
     } else {
+      /* zero padding goes after a number's sign: -1 in 7 digits is -000001 */
+      const char *v = val;
+      if (zero && *v == '-' && c != 'H' && c != 'A') str_putn(out, v++, 1);
       for (int i = len; i < width; i++) str_putn(out, zero ? "0" : " ", 1);
-      str_puts(out, val);
+      str_puts(out, v);
     }
   }
 }

@@ -111,6 +111,8 @@ typedef struct tomp_task {
   void *ext;                     /* task.c private: dependences, queue links, etc. */
   int priority;
   int in_final;                  /* final-task-var / included in a final task */
+  /* -- compat: thread-limit-var counts per contention group (team.c) -- */
+  uint32_t cg_busy;              /* initial tasks: workers their contention group has in teams */
 } tomp_task_t;
 
 /* ---- Barrier --------------------------------------------------------------------------- */
@@ -163,6 +165,8 @@ typedef struct tomp_team {
   /* env/affinity: the team's placement, fixed by the master before workers start */
   int place_master;             /* place of thread 0 (-1: the team is not bound) */
   unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */
+  /* -- compat -- */
+  uint32_t *cg_busy;            /* the contention group's counter (its initial task's cg_busy) */
 } tomp_team_t;
 
 /* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is no longer used

@@ -593,6 +593,13 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   x->t.priority = s->priority;
   x->t.in_final = included || (f & TOMP_TF_FINAL);
   x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  /* The body reads its event from the argument block, where gcc puts it first and fills it
+   * before the call: the handle must be stored there before the block is copied (or, for an
+   * undeferred task, run in place). */
+  if (s->detach) {
+    *s->detach = x;
+    if (s->arg_size >= sizeof(void *)) *(void **)s->data = x;
+  }
   if (copy && s->arg_size) {
     if (s->cpyfn)
       s->cpyfn(args, s->data);
@@ -604,7 +611,6 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   x->pending = s->detach ? 2 : 1;
   x->detached = s->detach != NULL;
   x->hold = undeferred;
-  if (s->detach) *s->detach = x;
 
   /* An undeferred task is complete before its encountering task goes on, so no taskwait,
    * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on

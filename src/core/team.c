@@ -17,6 +17,16 @@ void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (
 
 #define NCACHE (sizeof(((tomp_thread_t *)0)->team_cache) / sizeof(tomp_team_t *))
 
+/* A contention group is an initial task (the initial thread's, a target region's on the
+ * host, a host team's) and every thread its parallel regions bring in; thread-limit-var
+ * bounds each group separately.  Its counter lives in the initial task. */
+static uint32_t *cg_counter(tomp_thread_t *thr) {
+  if (thr->team) return thr->team->cg_busy;
+  tomp_task_t *t = thr->task;
+  while (t->parent) t = t->parent;
+  return &t->cg_busy;
+}
+
 unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) {
   tomp_team_t *cur = thr->team;
   tomp_icv_t *icv = &thr->task->icv;
@@ -27,7 +37,7 @@ unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) 
   unsigned n = requested ? requested : icv->nthreads;
   if (n == 0) n = 1;
   /* threads already busy in this contention group count against thread-limit-var */
-  unsigned busy = tomp_load_rlx(&tomp_nthreads_busy);
+  unsigned busy = 1 + tomp_load_rlx(cg_counter(thr));
   unsigned avail = icv->thread_limit > busy ? icv->thread_limit - busy + 1 : 1;
   if (n > avail) n = avail;
   if (icv->dyn && n > tomp_num_procs) n = tomp_num_procs;
@@ -94,6 +104,22 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   unsigned level = parent ? parent->level + 1 : 1;
   unsigned depth = level - 1;
 
+  /* Claim the workers against thread-limit-var in one step: forks running at the same time
+   * in one contention group must not all take the threads tomp_team_size saw free. */
+  uint32_t *cg = cg_counter(thr);
+  unsigned claimed = 0;
+  if (n > 1) {
+    unsigned limit = ptask->icv.thread_limit;
+    uint32_t busy = tomp_load_rlx(cg);
+    do {
+      unsigned avail = limit > busy + 1 ? limit - busy - 1 : 0;
+      claimed = n - 1 < avail ? n - 1 : avail;
+    } while (claimed &&
+             !__atomic_compare_exchange_n(cg, &busy, busy + claimed, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    n = claimed + 1;
+  }
+
   tomp_team_t *team;
   if (depth < NCACHE) {
     team = thr->team_cache[depth];
@@ -113,6 +139,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
     team->threads[++team->nreserved] = w;
   }
   n = team->nreserved + 1;
+  if (n - 1 < claimed) __atomic_sub_fetch(cg, claimed - (n - 1), __ATOMIC_RELAXED);
 
   team->nthreads = n;
   team->level = level;
@@ -126,6 +153,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   team->codeptr = thr->codeptr;
   team->parallel_data.value = 0;
   team->bar.nthreads = n;
+  team->cg_busy = cg;
   team->threads[0] = thr;
   tomp_team_tasks_init(team);
 
@@ -153,7 +181,9 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
 
   tomp_affinity_team(thr, team, bind);
 
-  if (n > 1) __atomic_add_fetch(&tomp_nthreads_busy, n - 1, __ATOMIC_RELAXED);
+  if (n > 1) {
+    __atomic_add_fetch(&tomp_nthreads_busy, n - 1, __ATOMIC_RELAXED);
+  }
   for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
 
   team->saved_task = ptask;
@@ -183,7 +213,10 @@ void tomp_join(void) {
   tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
   if (ompt) tomp_ompt_implicit_task_(thr, ompt_scope_end);
   tomp_team_tasks_fini(team);
-  if (team->nthreads > 1) __atomic_sub_fetch(&tomp_nthreads_busy, team->nthreads - 1, __ATOMIC_RELAXED);
+  if (team->nthreads > 1) {
+    __atomic_sub_fetch(&tomp_nthreads_busy, team->nthreads - 1, __ATOMIC_RELAXED);
+    __atomic_sub_fetch(team->cg_busy, team->nthreads - 1, __ATOMIC_RELAXED);
+  }
   thr->team = team->parent;
   thr->tid = team->parent_tid;
   thr->task = team->saved_task;

@@ -33,8 +33,8 @@ static bool begin_doacross(tomp_thread_t *thr, unsigned ncounts, gomp_ull *count
                            void **mem) {
   tomp_loop_args_t a = {0};
   uint64_t n = ncounts ? (uint64_t)counts[0] : 0;
-  for (unsigned i = 1; i < ncounts; i++)
-    if (counts[i] == 0) n = 0;
+  /* the collapsed outer loop runs counts[0] iterations even when an inner ordered
+   * dimension is empty: its code (lastprivate, inner loop set-up) still executes */
   a.n = n;
   a.base = 0;
   a.step = 1;
