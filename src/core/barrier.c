@@ -16,9 +16,9 @@ void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
   b->nthreads = n;
 }
 
-static bool try_release(tomp_barrier_t *b) {
+static bool try_release(tomp_barrier_t *b, uint32_t *ctr) {
   uint32_t n = b->nthreads;
-  if (!__atomic_compare_exchange_n(&b->arrived, &n, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+  if (!__atomic_compare_exchange_n(ctr, &n, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     return false;
   __atomic_add_fetch(&b->gen, 1, __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
@@ -46,7 +46,9 @@ void tomp_barrier_tasks_posted(tomp_team_t *team) {
 
 void tomp_barrier_tasks_done(tomp_team_t *team) {
   tomp_barrier_t *b = &team->bar;
-  if (__atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads) try_release(b);
+  if (__atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads) try_release(b, &b->arrived);
+  if (__atomic_load_n(&b->arrived_final, __ATOMIC_SEQ_CST) == b->nthreads)
+    try_release(b, &b->arrived_final);
 }
 
 void tomp_barrier_cancel(tomp_team_t *team) {
@@ -87,9 +89,11 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
   if (b->nthreads == 1 && tomp_team_ntasks(team) == 0) goto out;
 
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-  uint32_t a = __atomic_add_fetch(&b->arrived, 1, __ATOMIC_SEQ_CST);
+  uint32_t *ctr = kind == ompt_state_wait_barrier_implicit_parallel ? &b->arrived_final
+                                                                     : &b->arrived;
+  uint32_t a = __atomic_add_fetch(ctr, 1, __ATOMIC_SEQ_CST);
   if (a == b->nthreads && tomp_team_ntasks(team) == 0 &&
-      try_release(b))
+      try_release(b, ctr))
     goto out;
 
   unsigned long spin = 0, budget = tomp_spins();
@@ -106,7 +110,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
       continue;
     }
     if (tomp_team_ntasks(team) == 0 &&
-        __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads && try_release(b))
+        __atomic_load_n(ctr, __ATOMIC_SEQ_CST) == b->nthreads && try_release(b, ctr))
       break;
     if (++spin < budget) {
       tomp_cpu_relax();
@@ -121,7 +125,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
     } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
         !(cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) &&
         tomp_team_ntasks(team) == 0 &&
-        __atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) != b->nthreads)
+        __atomic_load_n(ctr, __ATOMIC_SEQ_CST) != b->nthreads)
       tomp_futex_wait(&b->seq, s);
     else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
              tomp_team_ntasks(team) != 0)

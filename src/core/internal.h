@@ -121,6 +121,9 @@ typedef struct tomp_task {
  * grows), so a worker still leaving one episode never sees a reinitialised barrier. */
 typedef struct tomp_barrier {
   uint32_t arrived __attribute__((aligned(TOMP_CACHELINE)));
+  /* The region's closing barrier counts apart: after `cancel parallel` a thread can reach
+   * it while others still wait in an explicit barrier, whose round it must not complete. */
+  uint32_t arrived_final;
   uint32_t gen __attribute__((aligned(TOMP_CACHELINE))); /* bumped at each release */
   uint32_t seq;         /* futex word: bumped at release and when tasks appear for sleepers */
   uint32_t sleepers;    /* waiters asleep on seq */
