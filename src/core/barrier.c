@@ -26,6 +26,9 @@ static bool try_release(tomp_barrier_t *b, uint32_t *ctr) {
   return true;
 }
 
+#define TASK_PACE 64       /* polls a waiter skips after a task when the queue is short */
+#define TASK_PACE_QUEUE 8  /* a queue this long is taken from at once */
+
 /* Tasks queued since nobody looked (read by a sleeper after it registered). */
 static uint32_t ready_tasks(tomp_team_t *team) {
   tomp_team_tasks_t *tt = team->tasks;
@@ -97,6 +100,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
     goto out;
 
   unsigned long spin = 0, budget = tomp_spins();
+  unsigned since_task = TASK_PACE;
   for (;;) {
     if (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != g) break;
     if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) {
@@ -104,11 +108,19 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
       cancelled = true;
       break;
     }
-    if (tomp_task_run_one(thr)) {
+    /* Pacing: right after running a task, a waiter leaves a short queue alone for a few
+     * polls.  With tiny tasks from one producer, taking each one as soon as it is queued
+     * makes both threads pay the queue's cache-line transfers per task; pausing lets the
+     * queue grow until the producer runs new tasks itself (the cut-off), which is far
+     * cheaper.  Long queues and long tasks are not delayed noticeably. */
+    if ((since_task >= TASK_PACE || ready_tasks(team) >= TASK_PACE_QUEUE) &&
+        tomp_task_run_one(thr)) {
       tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
       spin = 0;
+      since_task = 0;
       continue;
     }
+    since_task++;
     if (tomp_team_ntasks(team) == 0 &&
         __atomic_load_n(ctr, __ATOMIC_SEQ_CST) == b->nthreads && try_release(b, ctr))
       break;
