@@ -36,14 +36,16 @@ void tomp_ompt_thread_end_(tomp_thread_t *thr) {
   if (f) f(&thr->thread_data);
 }
 
-/* OpenMP 5.2 sec. 12.8: an initial task reports actual_parallelism 1 and index 1; like every
- * implicit-task-end, its end event carries no parallel_data. */
+/* OpenMP 5.2 sec. 12.8: an initial task reports actual_parallelism 1 and index 1.  The spec
+ * lets implicit-task-end pass NULL parallel_data, but for an initial task we pass the same
+ * implicit-parallel-region object as at begin: LLVM's libomp does so, and tools rely on it
+ * (Archer 14 frees the region it attached at begin through it and crashes on NULL). */
 void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   if (ep == ompt_scope_end && thr->ompt_single) tomp_ompt_single_flush_(thr);
   ompt_callback_implicit_task_t f = CB(implicit_task);
   if (f)
-    f(ep, ep == ompt_scope_begin ? &thr->ompt_implicit_parallel_data : NULL,
-      &thr->initial_task.task_data, 1, 1, ompt_task_initial);
+    f(ep, &thr->ompt_implicit_parallel_data, &thr->initial_task.task_data, 1, 1,
+      ompt_task_initial);
 }
 
 void tomp_ompt_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {

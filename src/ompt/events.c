@@ -223,9 +223,9 @@ void tomp_ompt_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t
   }
 }
 
+/* Initial tasks get their region's parallel_data at end too, as in tomp_ompt_initial_task_
+ * (tool compatibility with LLVM's libomp; Archer dereferences it). */
 void tomp_ompt_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt, unsigned index) {
   ompt_callback_implicit_task_t f = CB(implicit_task);
-  if (f)
-    f(ep, ep == ompt_scope_begin ? &rt->parallel_data : NULL, &rt->task.task_data, rt->size,
-      index, ompt_task_initial);
+  if (f) f(ep, &rt->parallel_data, &rt->task.task_data, rt->size, index, ompt_task_initial);
 }
