@@ -143,6 +143,11 @@ uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end
 bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo,
                      uint64_t *hi) TOMP_HIDDEN;
 bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+/* Enter a doacross loop (ordered(n)): counts[0..ndim) iterations per dimension; the
+ * collapsed loop hands out iterations of the outermost one. */
+bool tomp_loop_doacross_start(tomp_thread_t *thr, unsigned ndim, const uint64_t *counts,
+                              int sched, uint64_t chunk, uint64_t *lo, uint64_t *hi,
+                              uintptr_t *reductions, void **mem) TOMP_HIDDEN;
 enum { TOMP_END_BARRIER = 0, TOMP_END_NOWAIT = 1, TOMP_END_CANCEL = 2 };
 /* Leave; returns true (TOMP_END_CANCEL only) if the parallel region was cancelled. */
 bool tomp_loop_end(tomp_thread_t *thr, int how) TOMP_HIDDEN;

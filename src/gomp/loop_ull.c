@@ -31,21 +31,10 @@ static bool begin(tomp_thread_t *thr, bool up, gomp_ull s, gomp_ull e, gomp_ull 
 static bool begin_doacross(tomp_thread_t *thr, unsigned ncounts, gomp_ull *counts, long sched,
                            uint64_t chunk, gomp_ull *istart, gomp_ull *iend, uintptr_t *reductions,
                            void **mem) {
-  tomp_loop_args_t a = {0};
-  uint64_t n = ncounts ? (uint64_t)counts[0] : 0;
-  /* the collapsed outer loop runs counts[0] iterations even when an inner ordered
-   * dimension is empty: its code (lastprivate, inner loop set-up) still executes */
-  a.n = n;
-  a.base = 0;
-  a.step = 1;
-  a.endv = n;
-  a.sched = (int)(sched & ~(long)GFS_MONOTONIC);
-  a.chunk = chunk;
-  a.ndim = ncounts;
-  a.dims = (const uint64_t *)counts;
-  a.reductions = reductions;
-  a.mem = mem;
-  return tomp_loop_start(thr, &a, (uint64_t *)istart, (uint64_t *)iend);
+  /* iteration counts are non-negative: the same bits as uint64_t */
+  return tomp_loop_doacross_start(thr, ncounts, (const uint64_t *)counts,
+                                  (int)(sched & ~(long)GFS_MONOTONIC), chunk, (uint64_t *)istart,
+                                  (uint64_t *)iend, reductions, mem);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_static_start(bool up, gomp_ull start, gomp_ull end, gomp_ull incr,
