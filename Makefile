@@ -28,7 +28,7 @@ endif
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALLCFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
-  -fno-omit-frame-pointer -funwind-tables -pthread -D_GNU_SOURCE \
+  -fno-omit-frame-pointer -funwind-tables -fno-ipa-icf -pthread -D_GNU_SOURCE \
   -Iinclude -Isrc/core -Isrc/gomp -Isrc/ompt -MMD -MP
 LDFLAGS_LIB := -shared -pthread $(SANFLAGS) -Wl,--version-script=src/gomp/libgomp.map \
   -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
