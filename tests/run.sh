@@ -15,6 +15,7 @@
 #   test-timeout: N             seconds (default 120)
 #   test-no-libgomp: reason     do not run on libgomp (reason is printed)
 #   test-libgomp-fails: reason  libgomp is known to fail it: its failure is reported, not counted
+#   test-skip-tsan: reason      not run on the TSan build (a known open problem: say which)
 # TEST_LIBGOMP=0 skips the validation runs on libgomp (make check does so for the sanitizer
 # builds: their test binaries are the same as the release build's).
 set -u
@@ -59,6 +60,10 @@ for src in tests/*.c; do
   nolib=$(directive test-no-libgomp "$src")
   libfails=$(directive test-libgomp-fails "$src")
   exe=$OUT/$name
+  skiptsan=$(directive test-skip-tsan "$src")
+  if [ -n "$skiptsan" ] && [[ "$B" == *build-tsan ]]; then
+    echo "SKIP $name (TSan build: $skiptsan)"; continue
+  fi
   if ! gcc -fopenmp -O2 -g -Wall -Iinclude $cflags "$src" -o "$exe" -lm 2>"$OUT/$name.build.log"; then
     echo "FAIL $name (build: $(head -c 300 "$OUT/$name.build.log"))"; fail=$((fail+1)); failed+=("$name"); continue
   fi
