@@ -2,7 +2,6 @@
  * in_reduction tasks created inside the scope (by any thread, also nested ones) contribute,
  * and the result is complete after the scope.  Also orphaned (no parallel region), with a
  * team of one, and between nowait loops that let threads run ahead in the ring.
- * test-skip-tsan: OPEN BUG: failed once (wrong sum, no TSan report) in a clean-clone TSan run; not reproduced in 70+ reruns; under investigation (see the issue notes)
  */
 #include <omp.h>
 #include <stdio.h>

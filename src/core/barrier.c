@@ -47,11 +47,21 @@ void tomp_barrier_tasks_posted(tomp_team_t *team) {
   }
 }
 
+/* "Everyone arrived and no task is outstanding", tested in that order.  A thread creates
+ * its tasks before it arrives, so once all have arrived only tasks run inside the barrier
+ * can create more, and those keep the count above zero until their children exist.  Read
+ * the other way round, the check can pair a count of zero taken before the last thread
+ * queued its tasks with that thread's later arrival, and release the barrier with tasks
+ * still pending (seen: scope task reductions losing contributions). */
+static bool all_done(tomp_team_t *team, uint32_t *ctr) {
+  return __atomic_load_n(ctr, __ATOMIC_SEQ_CST) == team->bar.nthreads &&
+         tomp_team_ntasks(team) == 0;
+}
+
 void tomp_barrier_tasks_done(tomp_team_t *team) {
   tomp_barrier_t *b = &team->bar;
-  if (__atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads) try_release(b, &b->arrived);
-  if (__atomic_load_n(&b->arrived_final, __ATOMIC_SEQ_CST) == b->nthreads)
-    try_release(b, &b->arrived_final);
+  if (all_done(team, &b->arrived)) try_release(b, &b->arrived);
+  if (all_done(team, &b->arrived_final)) try_release(b, &b->arrived_final);
 }
 
 void tomp_barrier_cancel(tomp_team_t *team) {
@@ -121,9 +131,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
       continue;
     }
     since_task++;
-    if (tomp_team_ntasks(team) == 0 &&
-        __atomic_load_n(ctr, __ATOMIC_SEQ_CST) == b->nthreads && try_release(b, ctr))
-      break;
+    if (all_done(team, ctr) && try_release(b, ctr)) break;
     if (++spin < budget) {
       tomp_cpu_relax();
       continue;
