@@ -16,13 +16,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 static void wait_flag(int *f) {
   for (int i = 0; i < 20000 && !__atomic_load_n(f, __ATOMIC_ACQUIRE); i++) usleep(100);

@@ -10,13 +10,7 @@
 #pragma weak omp_init_lock_with_hint
 #pragma weak omp_init_nest_lock_with_hint
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 #define N 100000
 

@@ -8,13 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 static int fulfilled, body_done, x;
 static omp_event_handle_t published;
