@@ -192,6 +192,8 @@ typedef struct tp_end {
   uint64_t samples;      /* written */
   uint64_t lost;         /* samples dropped (buffer full, unwinding failed, ...) */
   uint64_t threads;
+  uint64_t sample_ns;    /* total time spent in the sampling handler (cost; 0 if unknown) */
+  uint64_t contexts;     /* contexts interned */
 } tp_end_t;
 
 #endif
