@@ -65,6 +65,8 @@ typedef struct tp_thread {
   _Atomic int closed;    /* thread ended: its chunks were written and freed */
   uint64_t samples, lost;
   uint64_t handler_ns;   /* time spent in the handler, for the cost report */
+  uint64_t stack_lo, stack_hi; /* the thread's stack (0: unknown): bounds for fast unwinding */
+  uint64_t unwinds;      /* walks so far: every 64th is a reference walk (unwind.c) */
   timer_t timer;
   _Atomic int timer_ok;
   /* barrier-wait accounting: the region whose waiting counter this thread raised */
@@ -108,10 +110,10 @@ TP_HIDDEN void tp_sampler_quiesce(tp_thread_t *t); /* wait until no handler/writ
  * a frame whose CFA exceeds `stop_cfa` (0: no limit) or at `max`.  Returns the count; sets
  * *truncated when the limit cut the walk. */
 TP_HIDDEN uint32_t tp_unwind(tp_frame_t *out, uint32_t max, uint64_t stop_cfa, int *truncated);
-/* Signal-safe: frames of the interrupted code, starting at the interrupted pc (found by its
- * value in the ucontext).  *exact is set when frames[0] is that pc. */
-TP_HIDDEN uint32_t tp_unwind_sig(tp_frame_t *out, uint32_t max, uint64_t pc, int *exact,
-                                 int *truncated);
+/* Signal-safe: frames of the interrupted code (pc and sp from the ucontext), leaf first.
+ * *exact is set when frames[0] is the interrupted pc. */
+TP_HIDDEN uint32_t tp_unwind_sig(tp_thread_t *t, tp_frame_t *out, uint32_t max, uint64_t pc,
+                                 uint64_t sp, int *exact, int *truncated);
 TP_HIDDEN void tp_unwind_warmup(void);
 
 /* ---- regions and contexts (contexts.c) ---- */

@@ -22,7 +22,7 @@ static int is_mutex_wait(int state) {
          state == ompt_state_wait_ordered || state == ompt_state_wait_mutex;
 }
 
-static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, uint64_t pc) {
+static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, const ucontext_t *uc) {
   ompt_wait_id_t wait_id = 0;
   int state = tp_g.get_state ? tp_g.get_state(&wait_id) : ompt_state_undefined;
   int tflags = 0, thread_num = 0, team = 0;
@@ -64,7 +64,8 @@ static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, uint64_t p
   }
   if (is_mutex_wait(state)) tp_blame_sample(wait_id);
   int exact = 0, truncated = 0;
-  s->nframes = tp_unwind_sig(s->frames, TP_MAX_FRAMES, pc, &exact, &truncated);
+  s->nframes = tp_unwind_sig(t, s->frames, TP_MAX_FRAMES, (uint64_t)uc->uc_mcontext.gregs[REG_RIP],
+                             (uint64_t)uc->uc_mcontext.gregs[REG_RSP], &exact, &truncated);
   s->flags = (exact ? TP_SAMPLE_LEAF_EXACT : 0) | (truncated ? TP_SAMPLE_TRUNCATED : 0);
   s->h.size = (uint32_t)(sizeof(tp_sample_t) + s->nframes * sizeof(tp_frame_t));
 }
@@ -80,8 +81,6 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
       atomic_load_explicit(&t->closed, memory_order_relaxed))
     goto done;
   uint64_t t0 = tp_now_ns();
-  ucontext_t *uc = ucv;
-  uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
   tp_sample_t *s;
   int parked = atomic_load_explicit(&t->in_write, memory_order_relaxed);
   if (parked) {
@@ -98,7 +97,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
       goto done;
     }
   }
-  fill_sample(t, s, t0, pc);
+  fill_sample(t, s, t0, ucv);
   atomic_signal_fence(memory_order_release);
   if (parked)
     atomic_store_explicit(&t->pending, 1, memory_order_relaxed);
