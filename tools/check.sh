@@ -15,7 +15,7 @@ LOGDIR=build/check
 # g++: header checks in C++; llvm-14-tools (FileCheck) and libomp-14-dev (LLVM's libomp and
 # omp-tools.h): the OMPT scenarios; util-linux: taskset; libdw-dev, zlib1g-dev: tomp-prof.
 DEBS="gcc g++ make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1
-      llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev"
+      llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev golang-go chromium"
 
 missing=
 for p in $DEBS; do

@@ -73,7 +73,7 @@ if len(e["profiles"]) != 1 or e["profiles"][0]["samples"]: fail("empty speedscop
 t = json.load(open(f"{W}/model.trace.json"))
 ev = t["traceEvents"]
 meta = {(x["name"], x["pid"], x["tid"]): x["args"] for x in ev if x["ph"] == "M"}
-if meta.get(("process_name", 4242, 0), {}).get("name") != "app (pid 4242)": fail("process name")
+if meta.get(("process_name", 4242, 0), {}).get("name") != "app": fail("process name")
 for tid, n in ((4242, 0), (4243, 1)):
     if meta.get(("thread_name", 4242, tid), {}).get("name") != f"OpenMP thread {n}": fail(f"thread name {tid}")
 xs = [x for x in ev if x["ph"] == "X"]

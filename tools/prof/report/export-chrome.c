@@ -1,5 +1,5 @@
 /* Chrome trace-event JSON ({"traceEvents":[...]}: chrome://tracing, Perfetto UI, speedscope)
- * of the --trace OMPT events: metadata events name each process (program and pid) and each
+ * of the --trace OMPT events: metadata events name each process (program, MPI rank) and each
  * thread ("OpenMP thread N", sorted by N); slices are complete events ("ph":"X") and instants
  * "ph":"i", with timestamps in microseconds from the start of their process's recording.
  * Within a thread, slices are written by start time and, at equal starts, longest first, so
@@ -63,8 +63,9 @@ int tp_export_chrome(const tp_profile_t *p, FILE *out) {
     const tp_proc_t *pr = &p->procs[i];
     char prog[128], name[192];
     program_name(pr->cmdline, prog, sizeof prog);
-    if (pr->rank >= 0) snprintf(name, sizeof name, "%s (rank %d, pid %lld)", prog, pr->rank, (long long)pr->pid);
-    else snprintf(name, sizeof name, "%s (pid %lld)", prog, (long long)pr->pid);
+    /* viewers show the pid beside the name (Perfetto "app 4242", speedscope "app (pid 4242)") */
+    if (pr->rank >= 0) snprintf(name, sizeof name, "%s rank %d", prog, pr->rank);
+    else snprintf(name, sizeof name, "%s", prog);
     metadata(out, "process_name", pr->pid, 0, "name", name, 0);
     metadata(out, "process_sort_index", pr->pid, 0, "sort_index", NULL, (long long)i);
   }
