@@ -98,8 +98,9 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
   switch (r->type) {
   case TP_REC_HEADER: {
     const tp_header_t *h = (const void *)r;
-    printf(" version=%u hz=%u pid=%lld rank=%d flags=0x%x runtime=\"%.64s\" cmd=\"", h->version,
-           h->sample_hz, (long long)h->pid, h->rank, h->flags, h->runtime);
+    printf(" version=%u hz=%u pid=%lld rank=%d flags=0x%x start_ns=%llu runtime=\"%.64s\" cmd=\"",
+           h->version, h->sample_hz, (long long)h->pid, h->rank, h->flags,
+           (unsigned long long)h->start_ns, h->runtime);
     const char *c = (const char *)(h + 1), *end = (const char *)r + r->size;
     for (int first = 1; c < end && *c; c += strlen(c) + 1, first = 0) printf("%s%s", first ? "" : " ", c);
     printf("\"\n");
@@ -113,9 +114,9 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
   }
   case TP_REC_SAMPLE: {
     const tp_sample_t *s = (const void *)r;
-    printf(" thread=%u t=%.3fms state=%s wait_id=0x%llx context=%llu region=%llu region_context=%llu "
+    printf(" thread=%u ts=%llu t=%.3fms state=%s wait_id=0x%llx context=%llu region=%llu region_context=%llu "
            "team=%u waiting=%u exit=0x%llx enter=0x%llx fflags=0x%x flags=0x%x nframes=%u",
-           s->thread, (double)(s->ts_ns - t0) / 1e6, state_name(s->state),
+           s->thread, (unsigned long long)s->ts_ns, (double)(s->ts_ns - t0) / 1e6, state_name(s->state),
            (unsigned long long)s->wait_id, (unsigned long long)s->context,
            (unsigned long long)s->region, (unsigned long long)s->region_context, s->team_size,
            s->team_waiting, (unsigned long long)s->exit_frame, (unsigned long long)s->enter_frame,
