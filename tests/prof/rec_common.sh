@@ -48,9 +48,12 @@ dump() {
   grep -q ' lost=0$' "$1.sum" || fail "samples were lost: $(head -1 "$1.sum")"
 }
 
-# count TXT AWK-CONDITION: records matching, fields as key=value (use v["key"])
+# count TXT AWK-CONDITION: records matching, fields as key=value (use v["key"]; numbers
+# compare as numbers)
 count() {
   awk -v cond="$2" 'BEGIN { n = 0 }
-    { delete v; v["type"] = $1; for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) v[substr($i, 1, p - 1)] = substr($i, p + 1) } }
+    { delete v; v["type"] = $1
+      for (i = 2; i <= NF; i++) { p = index($i, "="); if (!p) continue
+        x = substr($i, p + 1); if (x ~ /^-?[0-9]+(\.[0-9]+)?$/) x += 0; v[substr($i, 1, p - 1)] = x } }
     '"$2"' { n++ } END { print n }' "$1"
 }

@@ -1,7 +1,8 @@
-/* tomp-prof recorder test: omp_control_tool.  Three phases of work; the middle one runs
- * between omp_control_tool(pause) and omp_control_tool(start), so no sample may fall inside
- * it.  The program prints the phase boundaries (CLOCK_MONOTONIC ns, the clock of the
- * samples).  omp_control_tool is looked up at run time: GCC's libgomp does not define it. */
+/* tomp-prof recorder test: omp_control_tool.  Phase 2 runs between pause and start, so no
+ * sample may fall inside it; flush writes what is buffered; after end nothing more is
+ * recorded (phase 4) and start is ignored.  The program prints the phase boundaries
+ * (CLOCK_MONOTONIC ns, the clock of the samples) and the return codes.  omp_control_tool is
+ * looked up at run time: GCC's libgomp does not define it. */
 #include <dlfcn.h>
 #include <omp.h>
 #include <stdio.h>
@@ -28,15 +29,22 @@ int main(void) {
     puts("no omp_control_tool");
     return 1;
   }
-  double s = phase_work(30000000);
+  const long n = 50000000;
+  double s = phase_work(n);
   int rc_pause = control(2 /* pause */, 0, NULL);
   unsigned long long p0 = now_ns();
-  s += phase_work(30000000);
+  s += phase_work(n);
   unsigned long long p1 = now_ns();
   int rc_start = control(1 /* start */, 0, NULL);
-  s += phase_work(30000000);
+  s += phase_work(n);
   int rc_flush = control(3 /* flush */, 0, NULL);
   int rc_bad = control(99, 0, NULL);
-  printf("pause %llu %llu rc %d %d %d %d sum %g\n", p0, p1, rc_pause, rc_start, rc_flush, rc_bad, s);
+  int rc_end = control(4 /* end */, 0, NULL);
+  unsigned long long e0 = now_ns();
+  s += phase_work(n);
+  int rc_restart = control(1 /* start */, 0, NULL);
+  s += phase_work(n);
+  printf("paused %llu %llu ended %llu rc %d %d %d %d %d %d sum %g\n", p0, p1, e0, rc_pause, rc_start,
+         rc_flush, rc_bad, rc_end, rc_restart, s);
   return 0;
 }
