@@ -28,8 +28,9 @@ record() {
   local dir=$1
   shift
   rm -rf "$dir"
-  OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} "$PROF" record -o "$dir" "$@" >"$dir.out" 2>"$dir.err" ||
-    { cat "$dir.err"; fail "record $* exited $?"; }
+  local rc=0
+  OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} "$PROF" record -o "$dir" "$@" >"$dir.out" 2>"$dir.err" || rc=$?
+  [ $rc = 0 ] || { cat "$dir.err"; fail "record $* exited $rc"; }
   cat "$dir.err"
 }
 

@@ -153,8 +153,8 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
   }
   case TP_REC_EVENT: {
     const tp_event_t *e = (const void *)r;
-    printf(" thread=%u t=%.3fms %s %s id=0x%llx context=%llu codeptr=0x%llx arg=%llu\n", e->thread,
-           (double)(e->ts_ns - t0) / 1e6, event_name(e->kind),
+    printf(" thread=%u ts=%llu t=%.3fms kind=%s phase=%s id=0x%llx context=%llu codeptr=0x%llx arg=%llu\n",
+           e->thread, (unsigned long long)e->ts_ns, (double)(e->ts_ns - t0) / 1e6, event_name(e->kind),
            e->phase == TP_PH_BEGIN ? "begin" : e->phase == TP_PH_END ? "end" : "instant",
            (unsigned long long)e->id, (unsigned long long)e->context,
            (unsigned long long)e->codeptr_ra, (unsigned long long)e->arg);
