@@ -47,6 +47,7 @@ dump() {
   "$PROF" dump "$1" >"$1.txt" || fail "tomp-prof dump $1 reports a malformed file"
   "$PROF" dump --summary "$1" >"$1.sum"
   grep -q ' lost=0$' "$1.sum" || fail "samples were lost: $(head -1 "$1.sum")"
+  grep -q ' outside_code=0$' "$1.sum" || fail "unwound frames outside the code: $(sed -n 2p "$1.sum")"
 }
 
 # count TXT AWK-CONDITION: records matching, fields as key=value (use v["key"]; numbers

@@ -1,7 +1,8 @@
 /* tomp-prof dump FILE [--summary]: every record of a data file, one line each, after checking
  * the file's structure (magic, record sizes, sizes implied by frame counts, an END record).
  * Exit status 0 for a well-formed complete file, 1 otherwise.  --summary prints only the
- * record counts, samples per thread and per state. */
+ * record counts, how many sample frames point outside the process's code (a sign of a bad
+ * unwind), samples per thread and per state. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,43 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
   }
 }
 
+/* Executable mappings from the MAPS record, to check that unwound pcs point at code. */
+typedef struct xrange {
+  uint64_t lo, hi;
+} xrange_t;
+
+static size_t exec_ranges(const char *buf, long len, xrange_t *out, size_t max) {
+  size_t n = 0;
+  for (long off = 0; off + (long)sizeof(tp_rec_t) <= len;) {
+    const tp_rec_t *r = (const void *)(buf + off);
+    if (r->size < sizeof *r || r->size % 8 || r->size > (uint64_t)(len - off)) break;
+    if (r->type == TP_REC_MAPS && r->size >= sizeof(tp_maps_t)) {
+      const tp_maps_t *m = (const void *)r;
+      const char *p = m->text, *end = m->text + (m->len < r->size - sizeof *m ? m->len : r->size - sizeof *m);
+      while (p < end && n < max) {
+        unsigned long long lo, hi;
+        char perms[8];
+        if (sscanf(p, "%llx-%llx %7s", &lo, &hi, perms) == 3 && perms[2] == 'x') {
+          out[n].lo = lo;
+          out[n].hi = hi;
+          n++;
+        }
+        while (p < end && *p != '\n') p++;
+        p++;
+      }
+    }
+    off += r->size;
+  }
+  return n;
+}
+
+static int in_code(const xrange_t *x, size_t n, uint64_t pc, int exact) {
+  if (!exact) pc--; /* a return address: the call is just before it */
+  for (size_t i = 0; i < n; i++)
+    if (pc >= x[i].lo && pc < x[i].hi) return 1;
+  return 0;
+}
+
 #define MAX_THREADS 1024
 #define NSTATES 0x103
 
@@ -219,7 +257,9 @@ int tp_cmd_dump(int argc, char **argv) {
   fclose(f);
   uint64_t count[16] = {0}, lost = 0;
   static uint64_t per_thread[MAX_THREADS], per_state[NSTATES];
-  uint64_t t0 = 0;
+  uint64_t t0 = 0, nframes = 0, outside = 0;
+  static xrange_t code[4096];
+  size_t ncode = exec_ranges(buf, len, code, sizeof code / sizeof code[0]);
   int ok = 1, ended = 0;
   long off = 0;
   while (off < len) {
@@ -247,6 +287,8 @@ int tp_cmd_dump(int argc, char **argv) {
       const tp_sample_t *s = (const void *)r;
       if (s->thread < MAX_THREADS) per_thread[s->thread]++;
       if (s->state < NSTATES) per_state[s->state]++;
+      for (uint32_t i = 0; i < s->nframes && ncode; i++, nframes++)
+        outside += !in_code(code, ncode, s->frames[i].pc, i == 0 && (s->flags & TP_SAMPLE_LEAF_EXACT));
     }
     if (r->type == TP_REC_END) {
       ended = 1;
@@ -271,6 +313,7 @@ int tp_cmd_dump(int argc, char **argv) {
     printf("records");
     for (unsigned t = 1; t <= TP_REC_END; t++) printf(" %s=%llu", rec_name(t), (unsigned long long)count[t]);
     printf(" lost=%llu\n", (unsigned long long)lost);
+    printf("frames %llu outside_code=%llu\n", (unsigned long long)nframes, (unsigned long long)outside);
     for (unsigned t = 0; t < MAX_THREADS; t++)
       if (per_thread[t]) printf("thread %u samples=%llu\n", t, (unsigned long long)per_thread[t]);
     for (unsigned s = 0; s < NSTATES; s++)

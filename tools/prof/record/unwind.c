@@ -75,7 +75,7 @@ typedef struct walk {
   int found;
   int seen;           /* frames skipped looking for pc */
   int truncated;
-  int stopped;        /* ended by stop_cfa, the limit or ip 0 rather than the stack's end */
+  int stopped;        /* ended by stop_cfa or the limit rather than at the stack's end */
   uint64_t after_sig[2]; /* bit i: out[i] was interrupted by a signal (its pc is exact) */
 } walk_t;
 
@@ -108,7 +108,8 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg) {
     }
   }
   if (!ip) {
-    w->stopped = 1;
+    /* the outermost frame (its return address is undefined): a natural end */
+    if (w->n) w->out[w->n - 1].cfa = 0;
     return _URC_END_OF_STACK;
   }
   if (before && w->n < 128) w->after_sig[w->n / 64] |= 1ull << (w->n % 64);
