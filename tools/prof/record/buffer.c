@@ -333,6 +333,29 @@ void tp_thread_close(tp_thread_t *t) {
 
 /* ---- the end ---- */
 
+/* Quantile of the handler-time histogram, in ns (bucket middle). */
+static uint64_t quantile(const uint64_t *hist, uint64_t total, double q) {
+  uint64_t seen = 0;
+  for (int i = 0; i < TP_HIST; i++) {
+    seen += hist[i];
+    if (seen > (uint64_t)(q * (double)total)) return (uint64_t)i * TP_HIST_NS + TP_HIST_NS / 2;
+  }
+  return TP_HIST * TP_HIST_NS;
+}
+
+static void print_stats(const tp_end_t *end, const uint64_t *hist) {
+  uint64_t n = end->samples, creates = atomic_load(&tp_g.creates);
+  if (n)
+    fprintf(stderr,
+            "tomp-prof: %llu samples; handler time per sample: median %llu ns, p90 %llu ns, "
+            "mean %llu ns (wall clock: includes preemption)\n",
+            (unsigned long long)n, (unsigned long long)quantile(hist, n, 0.5),
+            (unsigned long long)quantile(hist, n, 0.9), (unsigned long long)(end->sample_ns / n));
+  if (creates)
+    fprintf(stderr, "tomp-prof: %llu explicit tasks; task_create callback: mean %llu ns\n",
+            (unsigned long long)creates, (unsigned long long)(atomic_load(&tp_g.create_ns) / creates));
+}
+
 void tp_buf_finish(void) {
   if (finished || tp_g.pid != getpid()) return; /* a forked child writes nothing */
   finished = 1;
@@ -344,6 +367,7 @@ void tp_buf_finish(void) {
     writer_running = 0;
   }
   tp_end_t end = {{TP_REC_END, sizeof end}, 0, 0, 0, 0, 0, 0};
+  static uint64_t hist[TP_HIST];
   for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) {
     tp_sampler_disarm(t);
     tp_sampler_quiesce(t);
@@ -352,7 +376,9 @@ void tp_buf_finish(void) {
     end.lost += t->lost;
     end.sample_ns += t->handler_ns;
     end.threads++;
+    for (int i = 0; i < TP_HIST; i++) hist[i] += t->cost_hist[i];
   }
+  if (tp_g.cfg.stats) print_stats(&end, hist);
   tp_ctx_write_regions();
   size_t len;
   char *maps = slurp_proc("/proc/self/maps", &len);

@@ -19,12 +19,15 @@
 #define TP_CHUNK_SIZE (256u * 1024u)
 #define TP_NCHUNKS 3 /* per thread: one being filled, two spares */
 #define TP_SAMPLE_MAX (sizeof(tp_sample_t) + TP_MAX_FRAMES * sizeof(tp_frame_t))
+#define TP_HIST 200
+#define TP_HIST_NS 50
 
 /* ---- configuration and global switches (tool.c) ---- */
 typedef struct tp_config {
   char dir[4096];
   unsigned hz;
   int trace;
+  int stats; /* TOMP_PROF_STATS=1: print the measured costs at the end */
 } tp_config_t;
 
 typedef struct tp_global {
@@ -33,6 +36,7 @@ typedef struct tp_global {
   _Atomic int stopped;  /* finalized, ended, or a forked child: nothing more is recorded */
   uint64_t start_ns;
   int64_t pid;
+  _Atomic uint64_t create_ns, creates; /* TOMP_PROF_STATS: time in task_create/parallel_begin */
   /* OMPT entry points (NULL when the runtime lacks one) */
   ompt_get_state_t get_state;
   ompt_get_task_info_t get_task_info;
@@ -65,6 +69,7 @@ typedef struct tp_thread {
   _Atomic int closed;    /* thread ended: its chunks were written and freed */
   uint64_t samples, lost;
   uint64_t handler_ns;   /* time spent in the handler, for the cost report */
+  uint32_t cost_hist[TP_HIST]; /* handler times in TP_HIST_NS buckets (last: longer) */
   uint64_t stack_lo, stack_hi; /* the thread's stack (0: unknown): bounds for fast unwinding */
   uint64_t unwinds;      /* walks so far: every 64th is a reference walk (unwind.c) */
   timer_t timer;

@@ -104,7 +104,9 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
   else
     tp_buf_commit_sig(t, s->h.size);
   t->samples++;
-  t->handler_ns += tp_now_ns() - t0;
+  uint64_t d = tp_now_ns() - t0;
+  t->handler_ns += d;
+  t->cost_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1]++;
 done:
   atomic_store(&t->in_handler, 0);
 out:

@@ -5,7 +5,8 @@
  * releases, and with TOMP_PROF_TRACE=1 append trace events.
  *
  * Environment (set by `tomp-prof record`): TOMP_PROF_DIR (default "."), TOMP_PROF_HZ
- * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1). */
+ * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1); TOMP_PROF_STATS=1 prints the measured
+ * costs (handler time per sample, task-creation time) on stderr at the end. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ static void read_config(void) {
     else
       tp_g.cfg.hz = (unsigned)hz;
   }
+  v = getenv("TOMP_PROF_STATS");
+  tp_g.cfg.stats = v && !strcmp(v, "1");
   tp_g.cfg.trace = 0;
   v = getenv("TOMP_PROF_TRACE");
   if (v && *v) {
@@ -142,8 +145,13 @@ static void on_task_create(ompt_data_t *enc_task, const ompt_frame_t *enc_frame,
   tp_thread_t *t = tp_self;
   if (!(flags & ompt_task_explicit) || !new_task) return;
   uint64_t parent = ctx_of(enc_task);
+  uint64_t t0 = tp_g.cfg.stats ? tp_now_ns() : 0;
   uint64_t id = t && live() ? tp_ctx_intern(t, TP_CTX_TASK, parent, enc_frame, codeptr_ra, NULL) : parent;
   new_task->value = id | TP_TASK_EXPLICIT;
+  if (t0) {
+    atomic_fetch_add_explicit(&tp_g.create_ns, tp_now_ns() - t0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&tp_g.creates, 1, memory_order_relaxed);
+  }
 }
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
