@@ -170,9 +170,19 @@ void *tp_buf_reserve_sig(tp_thread_t *t, uint32_t max) {
 
 void tp_buf_commit_sig(tp_thread_t *t, uint32_t size) { t->cur->used += size; }
 
+static void write_full_locked(tp_thread_t *t);
+
+/* Callback context (never a handler): when every chunk is full, write ours out here rather
+ * than drop the record (a traced program can outrun the writer thread). */
 static void append(tp_thread_t *t, const void *rec, uint32_t size) {
   void *p = tp_buf_reserve_sig(t, size);
-  if (!p) return;
+  if (!p) {
+    pthread_mutex_lock(&file_lock);
+    write_full_locked(t);
+    pthread_mutex_unlock(&file_lock);
+    p = tp_buf_reserve_sig(t, size);
+    if (!p) return;
+  }
   memcpy(p, rec, size);
   tp_buf_commit_sig(t, size);
 }

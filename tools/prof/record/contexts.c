@@ -36,13 +36,23 @@ static uint64_t mix(uint64_t h, uint64_t v) {
   return h * 0xff51afd7ed558ccdull;
 }
 
+/* Frames leafward of the runtime call's return address (codeptr_ra) are the tool's and the
+ * runtime's: the runtime may reach the callback by different internal paths for the same
+ * user call, so they are kept in the record but left out of the identity. */
+static uint32_t user_start(const tp_frame_t *f, uint32_t n, uint64_t codeptr) {
+  for (uint32_t i = 0; codeptr && i < n; i++)
+    if (f[i].pc == codeptr) return i;
+  return 0;
+}
+
 static int same(const tp_ctx_t *c, uint64_t hash, uint32_t kind, uint64_t parent,
                 uint64_t codeptr, const tp_frame_t *f, uint32_t n) {
-  if (c->hash != hash || c->kind != kind || c->parent != parent || c->codeptr != codeptr ||
-      c->nframes != n)
+  if (c->hash != hash || c->kind != kind || c->parent != parent || c->codeptr != codeptr)
     return 0;
-  for (uint32_t i = 0; i < n; i++)
-    if (c->frames[i].pc != f[i].pc) return 0;
+  uint32_t a = user_start(c->frames, c->nframes, codeptr), b = user_start(f, n, codeptr);
+  if (c->nframes - a != n - b) return 0;
+  for (uint32_t i = 0; i < n - b; i++)
+    if (c->frames[a + i].pc != f[b + i].pc) return 0;
   return 1;
 }
 
@@ -75,8 +85,9 @@ uint64_t tp_ctx_intern(tp_thread_t *t, uint32_t kind, uint64_t parent, const omp
   /* frames above the creating task's exit frame belong to the parent context */
   uint32_t n = tp_unwind(f, TP_MAX_FRAMES, exit_fp, NULL);
   uint64_t codeptr = (uint64_t)(uintptr_t)codeptr_ra;
-  uint64_t h = mix(mix(mix(kind, parent), codeptr), n);
-  for (uint32_t i = 0; i < n; i++) h = mix(h, f[i].pc);
+  uint32_t u = user_start(f, n, codeptr);
+  uint64_t h = mix(mix(mix(kind, parent), codeptr), n - u);
+  for (uint32_t i = u; i < n; i++) h = mix(h, f[i].pc);
   tp_ctx_t *mine = NULL;
   for (uint32_t probe = 0; probe < 256; probe++) {
     _Atomic(tp_ctx_t *) *slot = &table[(h + probe) & (TABLE_SIZE - 1)];

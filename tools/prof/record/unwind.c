@@ -77,6 +77,7 @@ typedef struct walk {
   int truncated;
   int stopped;        /* ended by stop_cfa or the limit rather than at the stack's end */
   uint64_t after_sig[2]; /* bit i: out[i] was interrupted by a signal (its pc is exact) */
+  tp_frame_t cut;     /* the frame dropped by stop_cfa: still worth learning */
 } walk_t;
 
 static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg) {
@@ -98,7 +99,7 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg) {
   } else {
     w->out[w->n - 1].cfa = sp;
     if (w->stop_cfa && sp > w->stop_cfa) {
-      w->n--; /* that frame is above the stop: it belongs to the parent */
+      w->cut = w->out[--w->n]; /* above the stop: it belongs to the parent */
       w->stopped = 1;
       return _URC_END_OF_STACK;
     }
@@ -119,9 +120,18 @@ static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg) {
   return _URC_NO_REASON;
 }
 
+static void learn_frame(uint64_t pc, uint64_t cfa, uint64_t sp) {
+  uint64_t d = cfa - sp;
+  learn(pc, cfa > sp && d % 8 == 0 && d / 8 <= D_MASK ? (uint32_t)(d / 8) : D_VAR);
+}
+
 /* Teach the cache what a reference walk found. */
 static void learn_walk(const walk_t *w, uint64_t sp0) {
   uint64_t sp = sp0;
+  if (w->cut.pc && w->cut.cfa) {
+    /* a fast walk has to look at the frame beyond the stop to know it is beyond */
+    learn_frame(w->cut.pc, w->cut.cfa, w->n ? w->out[w->n - 1].cfa : sp0);
+  }
   for (uint32_t i = 0; i < w->n; i++) {
     const tp_frame_t *f = &w->out[i];
     int next_after_sig = i + 1 < w->n && i + 1 < 128 && (w->after_sig[(i + 1) / 64] >> ((i + 1) % 64) & 1);
@@ -131,8 +141,7 @@ static void learn_walk(const walk_t *w, uint64_t sp0) {
     } else if (!f->cfa) {
       if (i + 1 == w->n && !w->stopped) learn(f->pc, D_END);
     } else {
-      uint64_t d = f->cfa - sp;
-      learn(f->pc, f->cfa > sp && d % 8 == 0 && d / 8 <= D_MASK ? (uint32_t)(d / 8) : D_VAR);
+      learn_frame(f->pc, f->cfa, sp);
     }
     sp = f->cfa;
     if (!sp) break;
