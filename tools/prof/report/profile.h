@@ -73,7 +73,8 @@ typedef struct tp_region {
   uint32_t nthreads;    /* largest team seen */
   const double *work;   /* nthreads entries: work seconds by thread number in the team */
   double wait;          /* wait seconds of the team's threads inside the region */
-  double imbalance;     /* max(work) / mean(work), 1.0 = perfectly balanced */
+  double imbalance;     /* max(work) / mean(work), 1.0 = perfectly balanced; 0 = unknown
+                           (fewer than two threads sampled, or no work) */
 } tp_region_t;
 
 /* --trace: a slice (dur >= 0) or an instant (dur < 0) on one thread. */
@@ -100,7 +101,18 @@ typedef struct tp_profile {
   size_t nregions;
   tp_event_t *events;   /* sorted by (proc, thread, ts) */
   size_t nevents;
+  void *priv;           /* load.c: the memory the profile's strings and arrays live in */
 } tp_profile_t;
+
+/* What the user asked of the views (report.c sets it from the command line; views may read
+ * it): the metric to rank, prune and weigh by, the pruning threshold of the text tree (percent
+ * of the metric's total), and whether stacks are rooted at their thread (folded). */
+typedef struct tp_view_opts {
+  int metric;           /* TP_M_*, default TP_M_TIME */
+  double min_percent;   /* default 0.5 */
+  int per_thread;       /* default 0 */
+} tp_view_opts_t;
+extern tp_view_opts_t tp_view_opts;
 
 /* load.c: read the data files (a directory means every tomp-prof.*.dat in it); NULL with a
  * message on stderr if nothing could be read. */
