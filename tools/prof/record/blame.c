@@ -48,21 +48,12 @@ void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id) {
   if (!n) return;
   char buf[sizeof(tp_blame_t) + TP_MAX_FRAMES * sizeof(tp_frame_t)];
   tp_blame_t *b = (tp_blame_t *)buf;
-  int tflags = 0, thread_num = 0;
-  ompt_data_t *task = NULL, *par = NULL;
-  ompt_frame_t *frame = NULL;
-  b->context = 0;
-  b->exit_frame = b->enter_frame = 0;
-  b->frame_flags = 0;
-  if (tp_g.get_task_info && tp_g.get_task_info(0, &tflags, &task, &frame, &par, &thread_num) == 2) {
-    if (task) b->context = task->value & ~TP_TASK_EXPLICIT;
-    if (frame) {
-      b->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
-      b->enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
-      b->frame_flags = ((uint32_t)frame->exit_frame_flags & 0xffff) |
-                       ((uint32_t)frame->enter_frame_flags << 16);
-    }
-  }
+  tp_taskinfo_t ti;
+  tp_task_now(&ti);
+  b->context = ti.context;
+  b->exit_frame = ti.exit_frame;
+  b->enter_frame = ti.enter_frame;
+  b->frame_flags = ti.frame_flags;
   b->nframes = tp_unwind(b->frames, TP_MAX_FRAMES, b->exit_frame, NULL);
   b->h.type = TP_REC_BLAME;
   b->h.size = (uint32_t)(sizeof(tp_blame_t) + b->nframes * sizeof(tp_frame_t));

@@ -105,8 +105,7 @@ uint64_t tp_ctx_intern(tp_thread_t *t, uint32_t kind, uint64_t parent, const omp
         if (frame) {
           mine->exit_frame = exit_fp;
           mine->enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
-          mine->frame_flags = ((uint32_t)frame->exit_frame_flags & 0xffff) |
-                              ((uint32_t)frame->enter_frame_flags << 16);
+          mine->frame_flags = tp_frame_flags(frame);
         }
         memcpy(mine->frames, f, n * sizeof(tp_frame_t));
       }

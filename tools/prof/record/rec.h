@@ -105,6 +105,15 @@ TP_HIDDEN void tp_buf_start_writer(void);
 TP_HIDDEN uint64_t tp_now_ns(void);             /* signal-safe CLOCK_MONOTONIC */
 
 /* ---- sampling (sampler.c) ---- */
+/* The current task as the handler and the callbacks see it. */
+typedef struct tp_taskinfo {
+  uint64_t context;      /* 0 = initial task */
+  uint64_t exit_frame, enter_frame;
+  uint32_t frame_flags;  /* exit flags low 16 bits, enter flags high 16 */
+  ompt_data_t *parallel; /* the task's binding region (NULL if unknown) */
+} tp_taskinfo_t;
+TP_HIDDEN void tp_task_now(tp_taskinfo_t *ti); /* signal-safe */
+TP_HIDDEN uint32_t tp_frame_flags(const ompt_frame_t *f);
 TP_HIDDEN void tp_sampler_install(void);        /* SIGPROF handler, once */
 TP_HIDDEN void tp_sampler_arm(tp_thread_t *t);  /* per-thread timer for the calling thread */
 TP_HIDDEN void tp_sampler_disarm(tp_thread_t *t);

@@ -22,35 +22,50 @@ static int is_mutex_wait(int state) {
          state == ompt_state_wait_ordered || state == ompt_state_wait_mutex;
 }
 
+uint32_t tp_frame_flags(const ompt_frame_t *f) {
+  return ((uint32_t)f->exit_frame_flags & 0xffff) | ((uint32_t)f->enter_frame_flags << 16);
+}
+
+void tp_task_now(tp_taskinfo_t *ti) {
+  int tflags = 0, thread_num = 0;
+  ompt_data_t *task = NULL;
+  ompt_frame_t *frame = NULL;
+  ti->context = ti->exit_frame = ti->enter_frame = 0;
+  ti->frame_flags = 0;
+  ti->parallel = NULL;
+  if (!tp_g.get_task_info || tp_g.get_task_info(0, &tflags, &task, &frame, &ti->parallel, &thread_num) != 2)
+    return;
+  if (task) ti->context = task->value & ~TP_TASK_EXPLICIT;
+  if (frame) {
+    ti->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+    ti->enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
+    ti->frame_flags = tp_frame_flags(frame);
+  }
+}
+
 static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, const ucontext_t *uc) {
   ompt_wait_id_t wait_id = 0;
   int state = tp_g.get_state ? tp_g.get_state(&wait_id) : ompt_state_undefined;
-  int tflags = 0, thread_num = 0, team = 0;
-  ompt_data_t *task = NULL, *par = NULL, *par2 = NULL;
-  ompt_frame_t *frame = NULL;
+  int team = 0;
+  ompt_data_t *par2 = NULL;
+  tp_taskinfo_t ti;
+  tp_task_now(&ti);
+  ompt_data_t *par = ti.parallel;
   s->h.type = TP_REC_SAMPLE;
   s->thread = t->index;
   s->state = (uint32_t)state;
   s->ts_ns = now;
   s->wait_id = wait_id;
-  s->context = 0;
+  s->context = ti.context;
   s->region = 0;
   s->region_context = 0;
   s->team_size = 1;
   s->team_waiting = 0;
-  s->exit_frame = s->enter_frame = 0;
-  s->frame_flags = 0;
+  s->exit_frame = ti.exit_frame;
+  s->enter_frame = ti.enter_frame;
+  s->frame_flags = ti.frame_flags;
   s->flags = 0;
   s->pad = 0;
-  if (tp_g.get_task_info && tp_g.get_task_info(0, &tflags, &task, &frame, &par, &thread_num) == 2) {
-    if (task) s->context = task->value & ~TP_TASK_EXPLICIT;
-    if (frame) {
-      s->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
-      s->enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
-      s->frame_flags = ((uint32_t)frame->exit_frame_flags & 0xffff) |
-                       ((uint32_t)frame->enter_frame_flags << 16);
-    }
-  }
   if (tp_g.get_parallel_info && tp_g.get_parallel_info(0, &par2, &team) == 2) {
     if (!par) par = par2;
     if (team > 0) s->team_size = (uint32_t)team;
