@@ -30,6 +30,13 @@ int rep_state_class(uint32_t st) {
   return REP_WORK;
 }
 
+int rep_sample_class(const tp_sample_t *s) {
+  /* LLVM's libomp reports its pooled workers as waiting in a barrier (the fork barrier)
+   * while they belong to no region: that is idling, not a barrier of the program */
+  if (s->state >= 0x010 && s->state < 0x020 && !s->region && !s->context) return REP_IDLE;
+  return rep_state_class(s->state);
+}
+
 const char *rep_wait_name(uint32_t st) {
   if (st >= 0x010 && st < 0x020) return "omp barrier wait";
   switch (st) {
@@ -100,7 +107,7 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     uint32_t t = thread_of(f, s->thread);
     uint32_t d = rep_sample_stack(f, m, s, buf);
     tp_stack_t *st = rep_stack(m, f->proc, t, buf, d);
-    int cls = rep_state_class(s->state);
+    int cls = rep_sample_class(s);
     int metric = cls == REP_WORK ? TP_M_WORK : TP_M_WAIT;
     double blame = 0;
     if (cls == REP_WORK && s->team_waiting && s->team_size > s->team_waiting)

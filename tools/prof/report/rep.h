@@ -95,6 +95,7 @@ uint32_t rep_blame_stack(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uin
 /* ---- metrics (blame.c) ---- */
 enum { REP_WORK, REP_WAIT, REP_IDLE };
 int rep_state_class(uint32_t state);        /* REP_WORK / REP_WAIT / REP_IDLE (idle counts as wait) */
+int rep_sample_class(const tp_sample_t *s); /* the state's class, libomp's pool wait = idle */
 const char *rep_wait_name(uint32_t state);  /* the synthetic leaf of a wait state, NULL for work */
 typedef struct rep_acc rep_acc_t;           /* per-region accumulation across files */
 rep_acc_t *rep_acc_new(tp_profile_t *p);

@@ -133,15 +133,31 @@ static uint32_t splice(rep_file_t *f, rep_model_t *m, uint64_t context, uint32_t
   return d;
 }
 
+/* A task other than the initial task whose exit frame is not set has no body on the stack:
+ * it has not started or has returned (a master waiting in its region's closing barrier, a
+ * worker between regions).  The user frames above the runtime are then its creator's, which
+ * the context already holds (and, on a nested master, not even the innermost ones): they are
+ * not taken again.  The initial task never has an exit frame: its stack starts at main. */
+static uint32_t cut_task(rep_file_t *f, uint64_t context, const tp_frame_t *fr, uint32_t n,
+                         int exact0, uint64_t exit, uint64_t enter, uint32_t fflags, uint32_t *out,
+                         uint32_t max, int *in_rt) {
+  if (context && !exit) {
+    *in_rt = 1;
+    return 0;
+  }
+  return cut(f, fr, n, exact0, exit, enter, fflags, out, max, in_rt);
+}
+
 uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, uint32_t *out) {
-  if (rep_state_class(s->state) == REP_IDLE) {
+  if (rep_sample_class(s) == REP_IDLE) {
     out[0] = rep_omp_loc(m, "omp idle");
     return 1;
   }
   uint32_t d = splice(f, m, s->context, out);
   int in_rt;
-  d += cut(f, s->frames, s->nframes, (s->flags & TP_SAMPLE_LEAF_EXACT) != 0, s->exit_frame,
-           s->enter_frame, s->frame_flags, out + d, REP_MAX_DEPTH - 1 - d, &in_rt);
+  d += cut_task(f, s->context, s->frames, s->nframes, (s->flags & TP_SAMPLE_LEAF_EXACT) != 0,
+                s->exit_frame, s->enter_frame, s->frame_flags, out + d, REP_MAX_DEPTH - 1 - d,
+                &in_rt);
   const char *leaf = rep_wait_name(s->state);
   if (!leaf && in_rt) leaf = "omp runtime";
   if (leaf) out[d++] = rep_omp_loc(m, leaf);
@@ -152,8 +168,8 @@ uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, u
 uint32_t rep_blame_stack(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uint32_t *out) {
   uint32_t d = splice(f, m, b->context, out);
   int in_rt;
-  d += cut(f, b->frames, b->nframes, 0, b->exit_frame, b->enter_frame, b->frame_flags, out + d,
-           REP_MAX_DEPTH - 1 - d, &in_rt);
+  d += cut_task(f, b->context, b->frames, b->nframes, 0, b->exit_frame, b->enter_frame,
+                b->frame_flags, out + d, REP_MAX_DEPTH - 1 - d, &in_rt);
   if (!d) out[d++] = rep_omp_loc(m, "[unknown]");
   return d;
 }

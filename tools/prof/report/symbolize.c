@@ -8,6 +8,7 @@
  * The same maps tell which addresses belong to the OpenMP runtime, to the tool and to the
  * system libraries: stacks.c cuts on those classes when the OMPT frames do not decide. */
 #include <dlfcn.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -164,6 +165,31 @@ void rep_sym_free(rep_sym_t *s) {
   free(s);
 }
 
+/* dwfl_module_getsrc finds the compilation unit through .debug_aranges, which clang does not
+ * emit; elfutils 0.188 then fails.  Scan the units' address ranges instead. */
+static const char *src_by_cu_scan(Dwfl_Module *mod, uint64_t addr, int *line) {
+  Dwarf_Addr bias = 0;
+  Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+  if (!dw) return NULL;
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+    Dwarf_Die cu;
+    if (dwarf_offdie(dw, off + hsize, &cu)) {
+      Dwarf_Addr base, lo, hi;
+      ptrdiff_t o = 0;
+      while ((o = dwarf_ranges(&cu, o, &base, &lo, &hi)) > 0) {
+        if (addr - bias < lo || addr - bias >= hi) continue;
+        Dwarf_Line *l = dwarf_getsrc_die(&cu, addr - bias);
+        if (!l || dwarf_lineno(l, line) != 0) return NULL;
+        return dwarf_linesrc(l, NULL, NULL);
+      }
+    }
+    off = next;
+  }
+  return NULL;
+}
+
 static void resolve(rep_sym_t *s, uint64_t addr, cache_ent_t *e) {
   const map_t *mp = find_map(s, addr);
   e->cls = mp ? mp->cls : REP_CL_UNKNOWN;
@@ -180,6 +206,7 @@ static void resolve(rep_sym_t *s, uint64_t addr, cache_ent_t *e) {
     name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
     Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
     if (l) file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+    if (!file && mp->cls == REP_CL_USER) file = src_by_cu_scan(mod, addr, &line);
   }
   uint64_t rel = addr - mp->base;
   if (!name) {

@@ -191,20 +191,19 @@ static void print_threads(const tp_profile_t *p, FILE *out) {
   }
 }
 
+/* "creator (file:line) < caller < ... < main": the function that created the region first,
+ * the line of the parallel construct's call, then the path back to the root. */
 static void call_site(const tp_profile_t *p, const tp_region_t *r, char *buf, size_t n) {
   if (!r->depth) {
     snprintf(buf, n, "(initial task)");
     return;
   }
   const tp_loc_t *leaf = &p->locs[r->locs[r->depth - 1]];
-  size_t len = 0;
-  buf[0] = 0;
-  /* the path from the root, shortened from the left if long */
-  for (uint32_t i = r->depth > 4 ? r->depth - 4 : 0; i < r->depth && len + 2 < n; i++)
-    len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? (len ? " > " : "... > ") : "",
-                            p->locs[r->locs[i]].func);
-  if (leaf->file && len + 2 < n)
-    snprintf(buf + len, n - len, " (%s:%u)", base_name(leaf->file), leaf->line);
+  size_t len = (size_t)snprintf(buf, n, "%s", leaf->func);
+  if (leaf->file && len < n)
+    len += (size_t)snprintf(buf + len, n - len, " (%s:%u)", base_name(leaf->file), leaf->line);
+  for (uint32_t i = r->depth - 1; i-- > 0 && len < n;)
+    len += (size_t)snprintf(buf + len, n - len, " < %s", p->locs[r->locs[i]].func);
 }
 
 static void print_regions(const tp_profile_t *p, FILE *out) {
