@@ -78,13 +78,11 @@ static void write_context(tp_thread_t *t, const tp_ctx_t *c) {
     tp_buf_write_direct(r, size);
 }
 
-uint64_t tp_ctx_intern(tp_thread_t *t, uint32_t kind, uint64_t parent, const ompt_frame_t *frame,
-                       const void *codeptr_ra, tp_ctx_t **node) {
-  tp_frame_t f[TP_MAX_FRAMES];
-  uint64_t exit_fp = frame ? (uint64_t)(uintptr_t)frame->exit_frame.ptr : 0;
-  /* frames above the creating task's exit frame belong to the parent context */
-  uint32_t n = tp_unwind(f, TP_MAX_FRAMES, exit_fp, NULL);
-  uint64_t codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+/* The node for these frames: found, or inserted (and its record written); NULL when the
+ * table is full. */
+static tp_ctx_t *intern_frames(tp_thread_t *t, uint32_t kind, uint64_t parent,
+                               const ompt_frame_t *frame, uint64_t exit_fp, uint64_t codeptr,
+                               const tp_frame_t *f, uint32_t n) {
   uint32_t u = user_start(f, n, codeptr);
   uint64_t h = mix(mix(mix(kind, parent), codeptr), n - u);
   for (uint32_t i = u; i < n; i++) h = mix(h, f[i].pc);
@@ -95,7 +93,7 @@ uint64_t tp_ctx_intern(tp_thread_t *t, uint32_t kind, uint64_t parent, const omp
     if (!c) {
       if (!mine) {
         mine = calloc(1, sizeof *mine + n * sizeof(tp_frame_t));
-        if (!mine) break;
+        if (!mine) return NULL;
         mine->id = atomic_fetch_add(&next_id, 1);
         mine->parent = parent;
         mine->hash = h;
@@ -112,19 +110,84 @@ uint64_t tp_ctx_intern(tp_thread_t *t, uint32_t kind, uint64_t parent, const omp
       if (atomic_compare_exchange_strong(slot, &c, mine)) {
         atomic_fetch_add(&ninterned, 1);
         write_context(t, mine);
-        if (node) *node = mine;
-        return mine->id;
+        return mine;
       }
     }
     if (same(c, h, kind, parent, codeptr, f, n)) {
       free(mine);
-      if (node) *node = c;
-      return c->id;
+      return c;
     }
   }
-  free(mine); /* table full: the work is charged to the parent context */
-  if (node) *node = NULL;
-  return parent;
+  free(mine);
+  return NULL;
+}
+
+/* Per-thread memo of recent creations: a creation from the same call path as a remembered
+ * one has, frame for frame, the same return addresses at the same stack addresses.  Checking
+ * those slots (one load per frame) replaces the walk and the table look-up; it relies on
+ * fixed frame sizes like the fast walk.  Only tp_ctx_intern's own frame address and the
+ * slots of the remembered frames are read, all on this thread's live stack. */
+#define MEMO_WAYS 4
+#define MEMO_FRAMES 48
+typedef struct memo {
+  uint64_t codeptr, parent, exit_fp, id;
+  uint32_t kind, n;
+  tp_ctx_t *node;
+  uint64_t cfa[MEMO_FRAMES], ra[MEMO_FRAMES]; /* frame CFAs and the return address at CFA-8 */
+} memo_t;
+
+static memo_t *memo_way(tp_thread_t *t, uint64_t codeptr) {
+  if (!t->memo) t->memo = calloc(MEMO_WAYS, sizeof(memo_t));
+  return t->memo ? &((memo_t *)t->memo)[(codeptr >> 4) % MEMO_WAYS] : NULL;
+}
+
+static int memo_hit(const memo_t *m, uint32_t kind, uint64_t parent, uint64_t codeptr,
+                    uint64_t exit_fp, uint64_t my_cfa) {
+  if (!m->n || m->codeptr != codeptr || m->parent != parent || m->kind != kind ||
+      m->exit_fp != exit_fp || m->cfa[0] != my_cfa)
+    return 0;
+  for (uint32_t i = 0; i < m->n; i++)
+    if (m->cfa[i] && *(const uint64_t *)(uintptr_t)(m->cfa[i] - 8) != m->ra[i]) return 0;
+  return 1;
+}
+
+static void memo_fill(memo_t *m, uint32_t kind, uint64_t parent, uint64_t codeptr,
+                      uint64_t exit_fp, const tp_frame_t *f, uint32_t n, tp_ctx_t *node) {
+  m->n = 0;
+  if (!node || n == 0 || n > MEMO_FRAMES) return;
+  for (uint32_t i = 0; i < n; i++) {
+    m->cfa[i] = f[i].cfa;
+    m->ra[i] = f[i].cfa ? *(const uint64_t *)(uintptr_t)(f[i].cfa - 8) : 0;
+  }
+  m->codeptr = codeptr;
+  m->parent = parent;
+  m->exit_fp = exit_fp;
+  m->kind = kind;
+  m->node = node;
+  m->id = node->id;
+  m->n = n;
+}
+
+__attribute__((noinline)) uint64_t tp_ctx_intern(tp_thread_t *t, uint32_t kind, uint64_t parent,
+                                                 const ompt_frame_t *frame, const void *codeptr_ra,
+                                                 tp_ctx_t **node) {
+  tp_frame_t f[TP_MAX_FRAMES];
+  uint64_t exit_fp = frame ? (uint64_t)(uintptr_t)frame->exit_frame.ptr : 0;
+  uint64_t codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+  /* frame 0 of the walk below is this function's: its CFA (we keep a frame pointer) */
+  uint64_t my_cfa = (uint64_t)(uintptr_t)__builtin_frame_address(0) + 16;
+  memo_t *m = t ? memo_way(t, codeptr) : NULL;
+  if (m && memo_hit(m, kind, parent, codeptr, exit_fp, my_cfa)) {
+    if (node) *node = m->node;
+    return m->id;
+  }
+  /* frames above the creating task's exit frame belong to the parent context */
+  int truncated = 0;
+  uint32_t n = tp_unwind(f, TP_MAX_FRAMES, exit_fp, &truncated);
+  tp_ctx_t *c = intern_frames(t, kind, parent, frame, exit_fp, codeptr, f, n);
+  if (m && !truncated && n && f[0].cfa == my_cfa) memo_fill(m, kind, parent, codeptr, exit_fp, f, n, c);
+  if (node) *node = c;
+  return c ? c->id : parent; /* table full: the work is charged to the parent context */
 }
 
 uint64_t tp_ctx_count(void) { return atomic_load(&ninterned); }

@@ -78,6 +78,7 @@ typedef struct tp_thread {
   struct tp_region *wait_region;
   uint32_t wait_gen;
   struct tp_region *free_regions; /* region structs released by this thread */
+  void *memo;              /* contexts.c: recently interned creation paths */
   uint32_t implicit_depth; /* --trace: implicit tasks running on this thread */
   int idle;                /* --trace: a worker between implicit tasks */
   struct tp_thread *next_all;
