@@ -9,7 +9,7 @@ if [ "$(basename "$B")" != build ]; then
 fi
 make -s -C "$ROOT" -j2 prof >/dev/null
 PROF=$ROOT/build/tomp-prof
-W=${TEST_OUT:-$ROOT/build/tests}/prof-rep-$(basename "$0" .sh)
+W=${TEST_OUT:-$ROOT/build/tests}/prof-rep-${REP_TAG:-$(basename "$0" .sh)}
 rm -rf "$W"
 mkdir -p "$W"
 
