@@ -2,8 +2,8 @@
 # tomp-prof record on tomp: a well-formed file with samples on every thread, the right OpenMP
 # states (one thread computing, the other waiting in the implicit barrier), the barrier's
 # waiting count seen by the working thread, unwinding through -O2 code without frame
-# pointers, no lost samples; bad TOMP_PROF_HZ; a program that forks; a gcc program on the
-# system libgomp (no OMPT: no data, said clearly).
+# pointers, no lost samples; bad TOMP_PROF_HZ and -F; an MPI rank in the file name; a program
+# that forks; a gcc program on the system libgomp (no OMPT: no data, said clearly).
 source "$(dirname "$0")/../prof/rec_common.sh"
 build rec_barrier
 build rec_fork
@@ -61,6 +61,17 @@ grep -q "TOMP_PROF_HZ='fast'.*using 200" "$W/hz.err" || fail "no message for TOM
 f=$(datafile "$W/hz")
 dump "$f"
 head -1 "$f.txt" | grep -q ' hz=200 ' || fail "bad TOMP_PROF_HZ did not fall back to 200"
+
+# an MPI rank in the environment names the file; record finds it
+OMPI_COMM_WORLD_RANK=3 record "$W/rank" -F 100 -- "$W/rec_barrier"
+f=$(datafile "$W/rank")
+case $f in */tomp-prof.r3.[0-9]*.dat) ;; *) fail "rank 3 file name: $f" ;; esac
+dump "$f"
+head -1 "$f.txt" | grep -q ' hz=100 .* rank=3 ' || fail "header: rank 3 at 100 Hz: $(head -1 "$f.txt")"
+grep -q "wrote .*tomp-prof.r3" "$W/rank.err" || fail "record did not report the rank's file"
+# a bad -F is refused with a message
+if "$PROF" record -F 0 -o "$W/bad" -- "$W/rec_barrier" 2>"$W/bad.err"; then fail "-F 0 accepted"; fi
+grep -q "\-F '0'" "$W/bad.err" || fail "no message for -F 0"
 
 # fork: one file (the parent's), complete
 record "$W/fork" -- "$W/rec_fork"
