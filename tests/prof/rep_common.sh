@@ -40,6 +40,13 @@ folded() {
   "$PROF" report "$dir" --format folded "$@" >"$out" 2>"$out.err" || { cat "$out.err"; fail "report $dir failed"; }
 }
 
+# time_and_blame DIR OUT: the folded time view in OUT, the blame view in OUT.blame, shown
+time_and_blame() {
+  folded "$1" "$2"
+  folded "$1" "$2.blame" --metric blame
+  cat "$2" "$2.blame"
+}
+
 # sum FILE REGEX: microseconds of the folded lines whose stack matches the awk REGEX
 sum() {
   awk -v re="$2" '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s); if (s ~ re) t += n } END { print t + 0 }' "$1"

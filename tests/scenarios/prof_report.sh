@@ -17,9 +17,7 @@ for t in rep_imbalance rep_lock rep_nested rep_tasks; do
 done
 
 # ---- imbalance ----
-folded "$W/rep_imbalance.d" "$W/imb"
-folded "$W/rep_imbalance.d" "$W/imb.blame" --metric blame
-cat "$W/imb" "$W/imb.blame"
+time_and_blame "$W/rep_imbalance.d" "$W/imb"
 heavy=$(sum "$W/imb" '(^|;)heavy_rows(;|$)')
 light=$(sum "$W/imb" '(^|;)light_rows(;|$)')
 bar=$(sum "$W/imb" '^main;compute;(.*;)?omp barrier wait$')
@@ -46,9 +44,7 @@ grep -q '^ .* light_rows' <(sed -n '/^Call tree/,/^Functions/p' "$W/imb30.txt") 
   fail "--min-percent 30 should hide light_rows in the tree"
 
 # ---- lock ----
-folded "$W/rep_lock.d" "$W/lock"
-folded "$W/rep_lock.d" "$W/lock.blame" --metric blame
-cat "$W/lock" "$W/lock.blame"
+time_and_blame "$W/rep_lock.d" "$W/lock"
 lw=$(sum "$W/lock" ';holder;omp lock wait$')
 bh=$(sum "$W/lock.blame" '(^|;)holder(;|$)')
 bt=$(sum "$W/lock.blame" '.')
