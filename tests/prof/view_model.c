@@ -88,8 +88,10 @@ static void write_all(const tp_profile_t *p, const char *dir, const char *base) 
 
 int main(int argc, char **argv) {
   CHECK(argc == 2);
-  tp_profile_t p = {procs, N(procs), locs, N(locs), stacks, N(stacks), threads, N(threads),
-                    regions, N(regions), events, N(events)};
+  tp_profile_t p = {.procs = procs, .nprocs = N(procs), .locs = locs, .nlocs = N(locs),
+                    .stacks = stacks, .nstacks = N(stacks), .threads = threads,
+                    .nthreads = N(threads), .regions = regions, .nregions = N(regions),
+                    .events = events, .nevents = N(events)};
   write_all(&p, argv[1], "model");
   tp_profile_t empty;
   memset(&empty, 0, sizeof empty);

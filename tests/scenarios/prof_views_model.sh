@@ -15,7 +15,7 @@ rm -rf "$W"; mkdir -p "$W"
 command -v python3 >/dev/null || { echo "python3 not installed: cannot check the JSON views"; exit 77; }
 R=$root/tools/prof/report
 gcc -std=gnu11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
-  -Wmissing-prototypes -I"$R" "$root/tests/prof/view_model.c" "$R/export-util.c" \
+  -Wmissing-prototypes -Wno-missing-field-initializers -I"$R" "$root/tests/prof/view_model.c" "$R/export-util.c" \
   "$R/export-speedscope.c" "$R/export-pprof.c" "$R/export-chrome.c" -lz -lm -o "$W/view_model" || exit 1
 "$W/view_model" "$W" 2>"$W/stderr" || { cat "$W/stderr"; exit 1; }
 grep -q 'no trace events' "$W/stderr" || { echo "no warning for a trace without events"; exit 1; }
