@@ -8,8 +8,8 @@
 #    functions, and a screenshot of the flame chart is kept in TEST_OUT;
 #  - the Chrome trace's structure is checked with python3 (Perfetto UI and chrome://tracing are
 #    web-only; speedscope's trace importer is the viewer run here).
-# While `tomp-prof report` is not implemented yet, the hand-built model of view_model.c is
-# exported instead (said in the log).  Skips (exit 77) when a viewer is missing.
+# The views must agree: speedscope's all-threads total and per-thread totals, and pprof's
+# total.  Skips (exit 77) when a viewer is missing.
 set -u
 B=${TOMP_BUILD:-build}
 [ "$(basename "$B")" = build ] || { echo "tomp-prof is tested on the release build only"; exit 77; }
@@ -29,29 +29,12 @@ OMP_NUM_THREADS=2 "$TP" record -o "$W/data" --trace -- "$root/build/examples/man
   { tail "$W/record.log"; fail "tomp-prof record"; }
 lap "recorded"
 
-src=recording
-"$TP" report "$W/data" --format speedscope -o "$W/www/p.speedscope.json" >"$W/report.log" 2>&1
-rc=$?
-if [ $rc -ne 0 ] && grep -q 'not implemented' "$W/report.log"; then
-  echo "note: tomp-prof report is not implemented yet: exporting the hand-built model instead"
-  src=model
-  R=$root/tools/prof/report
-  gcc -std=gnu11 -D_GNU_SOURCE -O1 -I"$R" "$root/tests/prof/view_model.c" "$R/export-util.c" \
-    "$R/export-speedscope.c" "$R/export-pprof.c" "$R/export-chrome.c" -lz -lm -o "$W/view_model" || fail "view_model"
-  "$W/view_model" "$W" >/dev/null 2>&1 || fail "view_model"
-  cp "$W/model.speedscope.json" "$W/www/p.speedscope.json"
-  cp "$W/model.pb.gz" "$W/www/p.pb.gz"
-  cp "$W/model.trace.json" "$W/www/p.trace.json"
-  funcs="main work_a work_b"
-  profile0="pid 4242 thread 0"
-else
-  [ $rc -eq 0 ] || { cat "$W/report.log"; fail "tomp-prof report --format speedscope"; }
-  "$TP" report "$W/data" --format pprof -o "$W/www/p.pb.gz" >>"$W/report.log" 2>&1 || { cat "$W/report.log"; fail "report --format pprof"; }
-  "$TP" report "$W/data" --format chrome -o "$W/www/p.trace.json" >>"$W/report.log" 2>&1 || { cat "$W/report.log"; fail "report --format chrome"; }
-  funcs="main main._omp_fn.0"
-  profile0="thread 0"
-fi
-lap "exported ($src)"
+"$TP" report "$W/data" --format speedscope -o "$W/www/p.speedscope.json" >"$W/report.log" 2>&1 &&
+  "$TP" report "$W/data" --format pprof -o "$W/www/p.pb.gz" >>"$W/report.log" 2>&1 &&
+  "$TP" report "$W/data" --format chrome -o "$W/www/p.trace.json" >>"$W/report.log" 2>&1 ||
+  { cat "$W/report.log"; fail "tomp-prof report"; }
+funcs="main main._omp_fn.0"
+lap "exported"
 
 # pprof
 export HOME=${HOME:-$W}
@@ -60,6 +43,20 @@ grep -q '^Type: time' "$W/pprof-top.txt" || { cat "$W/pprof-top.txt"; fail "ppro
 for f in $funcs; do
   grep -qE "%  $f\$" "$W/pprof-top.txt" || { cat "$W/pprof-top.txt"; fail "go tool pprof -top does not list $f"; }
 done
+python3 - "$W/www/p.speedscope.json" "$W/pprof-top.txt" <<'PY' || fail "views disagree"
+import json, re, sys
+s = json.load(open(sys.argv[1], encoding="utf-8"))
+prof = {p["name"]: sum(p["weights"]) for p in s["profiles"]}
+total = prof.pop("all threads")
+prof.pop("all threads: blame", None)
+assert total > 0.1, f"all threads: {total} s"
+assert abs(sum(prof.values()) - total) < 1e-6, f"per-thread profiles {prof} do not add up to {total}"
+m = re.search(r"Total samples = ([0-9.]+)(ms|s)\b", open(sys.argv[2]).read())
+pp = float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
+tol = 0.0015 if m.group(2) == "ms" else 0.011  # pprof prints 3 significant digits
+assert abs(pp - total) < tol, f"pprof total {pp} s, speedscope {total} s"
+print(f"speedscope and pprof agree: {total:.3f} s over {len(prof)} threads")
+PY
 lap "go tool pprof -top ok"
 
 # Chrome trace structure
@@ -129,7 +126,7 @@ hasin() { grep -qF -- "$2" "$W/$1.txt" || { head -40 "$W/$1.txt"; fail "speedsco
 
 browse p.speedscope.json sandwich speedscope-sandwich.png
 has speedscope-sandwich.png "all threads"
-hasin speedscope-sandwich.png "$profile0"
+hasin speedscope-sandwich.png "thread 0"
 for f in $funcs; do has speedscope-sandwich.png "$f"; done
 browse p.speedscope.json left-heavy speedscope-flame.png
 has speedscope-flame.png "all threads"
