@@ -58,6 +58,29 @@ assert abs(pp - total) < tol, f"pprof total {pp} s, speedscope {total} s"
 print(f"speedscope and pprof agree: {total:.3f} s over {len(prof)} threads")
 PY
 lap "go tool pprof -top ok"
+# pprof's web UI (go tool pprof -http) serves the top table and the flame graph
+pport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+go tool pprof -no_browser -http=127.0.0.1:$pport "$W/www/p.pb.gz" >"$W/pprof-http.log" 2>&1 &
+pprof_ui=$!
+trap 'kill $pprof_ui 2>/dev/null' EXIT
+python3 - "$pport" "$funcs" <<'PY' || { cat "$W/pprof-http.log"; fail "go tool pprof -http"; }
+import sys, time, urllib.request
+base = f"http://127.0.0.1:{sys.argv[1]}/ui/"
+for _ in range(100):
+    try:
+        top = urllib.request.urlopen(base + "top", timeout=5).read().decode()
+        break
+    except OSError:
+        time.sleep(0.1)
+else:
+    sys.exit("pprof web UI did not answer")
+for f in sys.argv[2].split():
+    assert f'"Name":"{f}"' in top, f"pprof web UI top table lacks {f}"
+assert urllib.request.urlopen(base + "flamegraph", timeout=5).status == 200
+print("pprof web UI: top table and flame graph served")
+PY
+kill $pprof_ui 2>/dev/null; wait $pprof_ui 2>/dev/null
+lap "go tool pprof -http ok"
 
 # Chrome trace structure
 python3 - "$W/www/p.trace.json" <<'PY' || fail "Chrome trace structure"
