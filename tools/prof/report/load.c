@@ -187,7 +187,7 @@ static int read_file(const char *path, rep_file_t *f) {
   if (!f->maps)
     fprintf(stderr, "tomp-prof report: '%s' has no memory map: functions cannot be named "
             "(addresses are shown)\n", path);
-  qsort(f->ctx, f->nctx, sizeof *f->ctx, ctx_by_id);
+  if (f->nctx) qsort(f->ctx, f->nctx, sizeof *f->ctx, ctx_by_id);
   return 0;
 }
 

@@ -112,7 +112,7 @@ const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32
   const uint32_t *pl = rep_ctx_stack(f, m, c->rec->parent, &pd);
   uint32_t *buf = rep_alloc(REP_MAX_DEPTH * sizeof *buf);
   if (pd > REP_MAX_DEPTH / 2) pd = REP_MAX_DEPTH / 2;
-  memcpy(buf, pl, pd * sizeof *buf);
+  if (pd) memcpy(buf, pl, pd * sizeof *buf);
   int in_rt;
   uint32_t k = cut(f, c->rec->frames, c->rec->nframes, 0, c->rec->exit_frame, c->rec->enter_frame,
                    c->rec->frame_flags, buf + pd, REP_MAX_DEPTH / 2 - pd, &in_rt);
@@ -129,7 +129,7 @@ const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32
 static uint32_t splice(rep_file_t *f, rep_model_t *m, uint64_t context, uint32_t *out) {
   uint32_t d;
   const uint32_t *l = rep_ctx_stack(f, m, context, &d);
-  memcpy(out, l, d * sizeof *out);
+  if (d) memcpy(out, l, d * sizeof *out);
   return d;
 }
 
