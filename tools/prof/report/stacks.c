@@ -95,7 +95,7 @@ const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32
   static uint32_t lost;
   *depth = 0;
   if (!id) return NULL;
-  rep_ctx_t *c = bsearch(&id, f->ctx, f->nctx, sizeof *f->ctx, ctx_cmp);
+  rep_ctx_t *c = f->nctx ? bsearch(&id, f->ctx, f->nctx, sizeof *f->ctx, ctx_cmp) : NULL;
   if (!c) {
     /* its record was not written (the program was killed): say so instead of guessing */
     lost = rep_omp_loc(m, "[unknown context]");
