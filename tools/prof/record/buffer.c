@@ -172,19 +172,27 @@ void tp_buf_commit_sig(tp_thread_t *t, uint32_t size) { t->cur->used += size; }
 
 static void write_full_locked(tp_thread_t *t);
 
-/* Callback context (never a handler): when every chunk is full, write ours out here rather
- * than drop the record (a traced program can outrun the writer thread). */
-static void append(tp_thread_t *t, const void *rec, uint32_t size) {
+static int spare_chunks(tp_thread_t *t) {
+  int n = 0;
+  for (int i = 0; i < TP_NCHUNKS; i++)
+    n += t->chunks[i].data && atomic_load_explicit(&t->chunks[i].state, memory_order_relaxed) == TP_CHUNK_FREE;
+  return n;
+}
+
+/* Callback context (never a handler): when no chunk is free, write ours out here rather than
+ * drop the record. */
+static int append(tp_thread_t *t, const void *rec, uint32_t size) {
   void *p = tp_buf_reserve_sig(t, size);
   if (!p) {
     pthread_mutex_lock(&file_lock);
     write_full_locked(t);
     pthread_mutex_unlock(&file_lock);
     p = tp_buf_reserve_sig(t, size);
-    if (!p) return;
+    if (!p) return 0;
   }
   memcpy(p, rec, size);
   tp_buf_commit_sig(t, size);
+  return 1;
 }
 
 /* Dekker with the finisher: in_write is raised before `stopped` is read; the finisher raises
@@ -204,7 +212,8 @@ static void end_write(tp_thread_t *t) {
     if (atomic_load_explicit(&t->pending, memory_order_relaxed)) {
       atomic_signal_fence(memory_order_acquire);
       tp_sample_t *s = (tp_sample_t *)t->pending_buf;
-      append(t, s, s->h.size);
+      /* counted here, not in the handler: this counter has one writer, the callback side */
+      t->parked_samples += (uint64_t)append(t, s, s->h.size);
       atomic_store_explicit(&t->pending, 0, memory_order_relaxed);
     }
     atomic_store(&t->in_write, 0);
@@ -214,7 +223,15 @@ static void end_write(tp_thread_t *t) {
 }
 
 void tp_buf_put(tp_thread_t *t, const void *rec, uint32_t size) {
-  if (!t || !begin_write(t)) return;
+  if (!t) return;
+  if (!spare_chunks(t) && !atomic_load(&t->closed)) {
+    /* A traced program can outrun the writer thread: keep a spare chunk for the handler by
+     * writing our full ones now, outside in_write so samples meanwhile are not parked. */
+    pthread_mutex_lock(&file_lock);
+    if (!atomic_load(&t->closed)) write_full_locked(t);
+    pthread_mutex_unlock(&file_lock);
+  }
+  if (!begin_write(t)) return;
   append(t, rec, size);
   end_write(t);
 }
@@ -353,7 +370,7 @@ static uint64_t quantile(const uint64_t *hist, uint64_t total, double q) {
   return TP_HIST * TP_HIST_NS;
 }
 
-static void print_stats(const tp_end_t *end, const uint64_t *hist) {
+static void print_stats(const tp_end_t *end, const uint64_t *hist, uint64_t lost_parked) {
   uint64_t n = end->samples, creates = atomic_load(&tp_g.creates);
   if (n)
     fprintf(stderr,
@@ -361,6 +378,10 @@ static void print_stats(const tp_end_t *end, const uint64_t *hist) {
             "mean %llu ns (wall clock: includes preemption)\n",
             (unsigned long long)n, (unsigned long long)quantile(hist, n, 0.5),
             (unsigned long long)quantile(hist, n, 0.9), (unsigned long long)(end->sample_ns / n));
+  if (end->lost)
+    fprintf(stderr, "tomp-prof: %llu samples lost: %llu with no free chunk, %llu during a callback's write\n",
+            (unsigned long long)end->lost, (unsigned long long)(end->lost - lost_parked),
+            (unsigned long long)lost_parked);
   if (creates)
     fprintf(stderr, "tomp-prof: %llu explicit tasks; task_create callback: mean %llu ns\n",
             (unsigned long long)creates, (unsigned long long)(atomic_load(&tp_g.create_ns) / creates));
@@ -378,17 +399,19 @@ void tp_buf_finish(void) {
   }
   tp_end_t end = {{TP_REC_END, sizeof end}, 0, 0, 0, 0, 0, 0};
   static uint64_t hist[TP_HIST];
+  uint64_t lost_parked = 0;
   for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) {
     tp_sampler_disarm(t);
     tp_sampler_quiesce(t);
     tp_thread_close(t);
-    end.samples += t->samples;
+    end.samples += t->samples + t->parked_samples;
     end.lost += t->lost;
     end.sample_ns += t->handler_ns;
     end.threads++;
     for (int i = 0; i < TP_HIST; i++) hist[i] += t->cost_hist[i];
+    lost_parked += t->lost_parked;
   }
-  if (tp_g.cfg.stats) print_stats(&end, hist);
+  if (tp_g.cfg.stats) print_stats(&end, hist, lost_parked);
   tp_ctx_write_regions();
   size_t len;
   char *maps = slurp_proc("/proc/self/maps", &len);

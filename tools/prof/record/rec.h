@@ -67,7 +67,9 @@ typedef struct tp_thread {
   _Atomic int pending;
   _Atomic int in_handler;
   _Atomic int closed;    /* thread ended: its chunks were written and freed */
-  uint64_t samples, lost;
+  uint64_t samples, lost; /* written by the handler only */
+  uint64_t lost_parked;     /* of lost: a parked sample was already waiting */
+  uint64_t parked_samples;  /* parked samples appended later (callback side only) */
   uint64_t handler_ns;   /* time spent in the handler, for the cost report */
   uint32_t cost_hist[TP_HIST]; /* handler times in TP_HIST_NS buckets (last: longer) */
   uint64_t stack_lo, stack_hi; /* the thread's stack (0: unknown): bounds for fast unwinding */

@@ -102,6 +102,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
     /* interrupted a record being appended: park the sample, the writer appends it */
     if (atomic_load_explicit(&t->pending, memory_order_relaxed)) {
       t->lost++;
+      t->lost_parked++;
       goto done;
     }
     s = (tp_sample_t *)t->pending_buf;
@@ -114,11 +115,12 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
   }
   fill_sample(t, s, t0, ucv);
   atomic_signal_fence(memory_order_release);
-  if (parked)
-    atomic_store_explicit(&t->pending, 1, memory_order_relaxed);
-  else
+  if (parked) {
+    atomic_store_explicit(&t->pending, 1, memory_order_relaxed); /* counted when appended */
+  } else {
     tp_buf_commit_sig(t, s->h.size);
-  t->samples++;
+    t->samples++;
+  }
   uint64_t d = tp_now_ns() - t0;
   t->handler_ns += d;
   t->cost_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1]++;
