@@ -62,6 +62,14 @@ f=$(datafile "$W/hz")
 dump "$f"
 head -1 "$f.txt" | grep -q ' hz=200 ' || fail "bad TOMP_PROF_HZ did not fall back to 200"
 
+# an unusable TOMP_PROF_DIR: one message naming it, the file goes to the current directory
+mkdir -p "$W/cwd"
+(cd "$W/cwd" && OMP_NUM_THREADS=2 TOMP_PROF_DIR=/proc/no/such/dir OMP_TOOL_LIBRARIES="$ROOT/build/libtomp-prof.so" \
+  LD_LIBRARY_PATH="$ROOT/build/lib" "$W/rec_barrier" >/dev/null 2>"$W/cwd.err")
+grep -q "TOMP_PROF_DIR='/proc/no/such/dir'.*current directory" "$W/cwd.err" || fail "no message for a bad TOMP_PROF_DIR"
+f=$(datafile "$W/cwd")
+dump "$f"
+
 # an MPI rank in the environment names the file; record finds it
 OMPI_COMM_WORLD_RANK=3 record "$W/rank" -F 100 -- "$W/rec_barrier"
 f=$(datafile "$W/rank")

@@ -98,15 +98,25 @@ static char *slurp_proc(const char *path, size_t *len) {
 
 static uint32_t pad8(uint64_t n) { return (uint32_t)((n + 7) & ~(uint64_t)7); }
 
+static int create_file(const char *dir, int rank, char *path, size_t size) {
+  mkdir(dir, 0777); /* the record command made it; a bare OMP_TOOL_LIBRARIES may not */
+  if (rank >= 0)
+    snprintf(path, size, "%s/tomp-prof.r%d.%lld.dat", dir, rank, (long long)tp_g.pid);
+  else
+    snprintf(path, size, "%s/tomp-prof.%lld.dat", dir, (long long)tp_g.pid);
+  return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+}
+
 int tp_buf_open(const char *runtime) {
   char path[4200];
   int rank = mpi_rank();
-  mkdir(tp_g.cfg.dir, 0777); /* the record command made it; a bare OMP_TOOL_LIBRARIES may not */
-  if (rank >= 0)
-    snprintf(path, sizeof path, "%s/tomp-prof.r%d.%lld.dat", tp_g.cfg.dir, rank, (long long)tp_g.pid);
-  else
-    snprintf(path, sizeof path, "%s/tomp-prof.%lld.dat", tp_g.cfg.dir, (long long)tp_g.pid);
-  fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  fd = create_file(tp_g.cfg.dir, rank, path, sizeof path);
+  if (fd < 0 && strcmp(tp_g.cfg.dir, ".")) {
+    fprintf(stderr, "tomp-prof: TOMP_PROF_DIR='%s': cannot create %s (%s); writing to the current directory\n",
+            tp_g.cfg.dir, path, strerror(errno));
+    strcpy(tp_g.cfg.dir, ".");
+    fd = create_file(tp_g.cfg.dir, rank, path, sizeof path);
+  }
   if (fd < 0) {
     fprintf(stderr, "tomp-prof: cannot create %s (%s); not recording\n", path, strerror(errno));
     return -1;
