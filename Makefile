@@ -1,6 +1,7 @@
 # tomp: an OpenMP runtime built to be seen into by tools.
 #   make                 build/libtomp.so and build/lib/libgomp.so.1 (-> libtomp.so)
 #   make SAN=tsan        build-tsan/ with ThreadSanitizer; SAN=asan: ASan+UBSan
+#   make prof            build/tomp-prof and build/libtomp-prof.so (part of the release `all`)
 #   make test            run the test suite against build/ (and validate tests on libgomp)
 #   make install PREFIX=/usr/local
 #   make demo            build tomp and run examples/ (plain gcc -fopenmp programs) on it
@@ -37,6 +38,10 @@ SRCS := $(sort $(wildcard src/core/*.c src/gomp/*.c src/ompt/*.c src/collector/*
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 
 all: $(B)/libtomp.so $(B)/lib/libgomp.so.1
+ifeq ($(SAN),)
+all: prof
+endif
+include tools/prof/prof.mk
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -7,7 +7,8 @@
 # tomp (LD_LIBRARY_PATH on BUILD_DIR/lib, where libgomp.so.1 is tomp, so nothing of the system
 # libgomp can be loaded) and, to validate the test itself, on the system libgomp.  A test
 # passes when it exits 0 on tomp and, unless marked, on libgomp too.  Every tests/scenarios/*.sh is a
-# scenario script (environment handling, linking modes) run with TOMP_BUILD and TEST_BIN set.
+# scenario script (environment handling, linking modes) run with TOMP_BUILD and TEST_BIN set;
+# a scenario that exits 77 is skipped on that build (its last output line says why).
 #
 # Directives, on lines of a test's leading comment:
 #   test-env: VAR=value ...     environment for the run
@@ -88,8 +89,13 @@ for src in tests/scenarios/*.sh; do
   [ -e "$src" ] || continue
   name=$(basename "$src" .sh)
   [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && continue
-  if TOMP_BUILD="$B" TEST_OUT="$OUT" SANLIB="$SANLIB" timeout -k 5 600 bash "$src" >"$OUT/$name.sh.log" 2>&1; then
+  TOMP_BUILD="$B" TEST_OUT="$OUT" SANLIB="$SANLIB" timeout -k 5 600 bash "$src" >"$OUT/$name.sh.log" 2>&1
+  rc=$?
+  if [ $rc -eq 0 ]; then
     echo "PASS $name"; pass=$((pass+1))
+  elif [ $rc -eq 77 ]; then
+    # exit 77: the scenario does not apply to this build (it prints why as its last line)
+    echo "SKIP $name ($(tail -1 "$OUT/$name.sh.log"))"
   else
     echo "FAIL $name (log $OUT/$name.sh.log)"; tail -8 "$OUT/$name.sh.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name")
   fi

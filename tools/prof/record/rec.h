@@ -1,0 +1,171 @@
+/* libtomp-prof.so internals: what each module of the recording tool promises the others.
+ * The tool sees the runtime only through standard OMPT entry points (it runs on tomp and on
+ * LLVM's libomp alike).  Code marked "signal-safe" may run inside the SIGPROF handler: it
+ * takes no lock, allocates nothing and makes no system call other than clock_gettime and
+ * sem_post. */
+#ifndef TP_REC_H
+#define TP_REC_H
+
+#include <omp-tools.h>
+#include <semaphore.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "tp-format.h"
+
+#define TP_HIDDEN __attribute__((visibility("hidden")))
+#define TP_MAX_FRAMES 128
+#define TP_CHUNK_SIZE (256u * 1024u)
+#define TP_NCHUNKS 3 /* per thread: one being filled, two spares */
+#define TP_SAMPLE_MAX (sizeof(tp_sample_t) + TP_MAX_FRAMES * sizeof(tp_frame_t))
+#define TP_HIST 200
+#define TP_HIST_NS 50
+
+/* ---- configuration and global switches (tool.c) ---- */
+typedef struct tp_config {
+  char dir[4096];
+  unsigned hz;
+  int trace;
+  int stats; /* TOMP_PROF_STATS=1: print the measured costs at the end */
+} tp_config_t;
+
+typedef struct tp_global {
+  tp_config_t cfg;
+  _Atomic int paused;   /* omp_control_tool pause: no samples, no events */
+  _Atomic int stopped;  /* finalized, ended, or a forked child: nothing more is recorded */
+  uint64_t start_ns;
+  int64_t pid;
+  _Atomic uint64_t create_ns, creates; /* TOMP_PROF_STATS: time in task_create/parallel_begin */
+  /* OMPT entry points (NULL when the runtime lacks one) */
+  ompt_get_state_t get_state;
+  ompt_get_task_info_t get_task_info;
+  ompt_get_parallel_info_t get_parallel_info;
+  ompt_get_thread_data_t get_thread_data;
+} tp_global_t;
+extern tp_global_t tp_g TP_HIDDEN;
+
+/* ---- per-thread buffers (buffer.c) ---- */
+enum { TP_CHUNK_FREE = 0, TP_CHUNK_ACTIVE = 1, TP_CHUNK_FULL = 2 };
+typedef struct tp_chunk {
+  _Atomic int state;
+  uint32_t used;
+  uint64_t seq;          /* fill order within the thread: full chunks are written in it */
+  char *data;
+} tp_chunk_t;
+
+typedef struct tp_thread {
+  uint32_t index;        /* tool thread index (0 = initial thread) */
+  uint32_t kind;         /* ompt_thread_t */
+  int64_t tid;
+  tp_chunk_t chunks[TP_NCHUNKS];
+  tp_chunk_t *cur;       /* chunk being filled (NULL: none free) */
+  uint64_t next_seq;
+  /* A record written from a callback can be interrupted by a sample on the same thread: the
+   * handler then parks its sample in `pending` and the callback appends it when done. */
+  _Atomic int in_write;
+  _Atomic int pending;
+  _Atomic int in_handler;
+  _Atomic int closed;    /* thread ended: its chunks were written and freed */
+  uint64_t samples, lost; /* written by the handler only */
+  uint64_t lost_parked;     /* of lost: a parked sample was already waiting */
+  uint64_t parked_samples;  /* parked samples appended later (callback side only) */
+  uint64_t handler_ns;   /* time spent in the handler, for the cost report */
+  uint32_t cost_hist[TP_HIST]; /* handler times in TP_HIST_NS buckets (last: longer) */
+  uint64_t stack_lo, stack_hi; /* the thread's stack (0: unknown): bounds for fast unwinding */
+  uint64_t unwinds;      /* walks so far: every 64th is a reference walk (unwind.c) */
+  timer_t timer;
+  _Atomic int timer_ok;
+  /* barrier-wait accounting: the region whose waiting counter this thread raised */
+  struct tp_region *wait_region;
+  uint32_t wait_gen;
+  struct tp_region *free_regions; /* region structs released by this thread */
+  void *memo;              /* contexts.c: recently interned creation paths */
+  uint32_t implicit_depth; /* --trace: implicit tasks running on this thread */
+  int idle;                /* --trace: a worker between implicit tasks */
+  struct tp_thread *next_all;
+  _Alignas(16) char pending_buf[TP_SAMPLE_MAX];
+} tp_thread_t;
+
+/* initial-exec: the handler must not reach __tls_get_addr (it can allocate). */
+extern __thread tp_thread_t *tp_self TP_HIDDEN __attribute__((tls_model("initial-exec")));
+
+TP_HIDDEN int tp_buf_open(const char *runtime); /* open the file, write the header */
+TP_HIDDEN tp_thread_t *tp_thread_new(uint32_t kind); /* calling thread; chunks allocated */
+TP_HIDDEN void tp_thread_close(tp_thread_t *t);  /* write out and free its chunks */
+/* Append a whole record (callback context, not signal-safe). */
+TP_HIDDEN void tp_buf_put(tp_thread_t *t, const void *rec, uint32_t size);
+/* Signal-safe: space for up to `max` bytes in the thread's current chunk (switching to a
+ * spare if needed), NULL if none; commit with the size actually used. */
+TP_HIDDEN void *tp_buf_reserve_sig(tp_thread_t *t, uint32_t max);
+TP_HIDDEN void tp_buf_commit_sig(tp_thread_t *t, uint32_t size);
+TP_HIDDEN void tp_buf_flush_self(tp_thread_t *t); /* write own full and partial chunks now */
+TP_HIDDEN void tp_buf_flush_full(void);         /* write every thread's full chunks */
+TP_HIDDEN void tp_buf_write_direct(const void *rec, uint32_t size); /* straight to the file */
+TP_HIDDEN void tp_buf_finish(void);             /* close all threads, MAPS, REGION, END */
+TP_HIDDEN void tp_buf_forked_child(void);       /* drop everything without writing */
+TP_HIDDEN void tp_buf_start_writer(void);
+TP_HIDDEN uint64_t tp_now_ns(void);             /* signal-safe CLOCK_MONOTONIC */
+
+/* ---- sampling (sampler.c) ---- */
+/* The current task as the handler and the callbacks see it. */
+typedef struct tp_taskinfo {
+  uint64_t context;      /* 0 = initial task */
+  uint64_t exit_frame, enter_frame;
+  uint32_t frame_flags;  /* exit flags low 16 bits, enter flags high 16 */
+  ompt_data_t *parallel; /* the task's binding region (NULL if unknown) */
+} tp_taskinfo_t;
+TP_HIDDEN void tp_task_now(tp_taskinfo_t *ti); /* signal-safe */
+TP_HIDDEN uint32_t tp_frame_flags(const ompt_frame_t *f);
+TP_HIDDEN void tp_sampler_install(void);        /* SIGPROF handler, once */
+TP_HIDDEN void tp_sampler_arm(tp_thread_t *t);  /* per-thread timer for the calling thread */
+TP_HIDDEN void tp_sampler_disarm(tp_thread_t *t);
+TP_HIDDEN void tp_sampler_quiesce(tp_thread_t *t); /* wait until no handler/write runs on t */
+
+/* ---- unwinding (unwind.c) ---- */
+/* Frames of the calling thread, leaf first, starting at the caller of tp_unwind; stops after
+ * a frame whose CFA exceeds `stop_cfa` (0: no limit) or at `max`.  Returns the count; sets
+ * *truncated when the limit cut the walk. */
+TP_HIDDEN uint32_t tp_unwind(tp_frame_t *out, uint32_t max, uint64_t stop_cfa, int *truncated);
+/* Signal-safe: frames of the interrupted code (pc and sp from the ucontext), leaf first.
+ * *exact is set when frames[0] is the interrupted pc. */
+TP_HIDDEN uint32_t tp_unwind_sig(tp_thread_t *t, tp_frame_t *out, uint32_t max, uint64_t pc,
+                                 uint64_t sp, int *exact, int *truncated);
+TP_HIDDEN void tp_unwind_warmup(void);
+
+/* ---- regions and contexts (contexts.c) ---- */
+typedef struct tp_region {
+  uint64_t instance;     /* region instance id */
+  uint64_t context;
+  struct tp_ctx *ctx;
+  uint32_t team_size;
+  _Atomic uint64_t waiting; /* generation << 32 | threads in one of its barriers */
+  uint64_t begin_ns;
+  struct tp_region *next_free;
+} tp_region_t;
+
+TP_HIDDEN uint64_t tp_ctx_intern(tp_thread_t *t, uint32_t kind, uint64_t parent,
+                                 const ompt_frame_t *frame, const void *codeptr_ra,
+                                 struct tp_ctx **node);
+TP_HIDDEN tp_region_t *tp_region_get(tp_thread_t *t); /* a zeroed region struct */
+TP_HIDDEN void tp_region_put(tp_thread_t *t, tp_region_t *r);
+TP_HIDDEN void tp_region_done(tp_region_t *r, uint64_t end_ns); /* add to its context's totals */
+TP_HIDDEN void tp_ctx_write_regions(void);    /* TP_REC_REGION for each parallel context */
+TP_HIDDEN void tp_region_wait_begin(tp_thread_t *t, tp_region_t *r);
+TP_HIDDEN void tp_region_wait_end(tp_thread_t *t);
+TP_HIDDEN uint32_t tp_region_waiting(const tp_region_t *r); /* signal-safe */
+TP_HIDDEN uint64_t tp_ctx_count(void);
+
+/* ---- directed blame (blame.c) ---- */
+TP_HIDDEN void tp_blame_sample(uint64_t wait_id); /* signal-safe */
+TP_HIDDEN void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id);
+
+/* Explicit tasks keep (context id | TP_TASK_EXPLICIT) in their task_data; implicit and
+ * initial tasks keep their region's context id (0 for initial tasks). */
+#define TP_TASK_EXPLICIT (1ull << 63)
+
+/* ---- trace events (trace.c) ---- */
+TP_HIDDEN void tp_trace_event(tp_thread_t *t, unsigned kind, unsigned phase, uint64_t id,
+                              uint64_t context, const void *codeptr_ra, uint64_t arg);
+
+#endif

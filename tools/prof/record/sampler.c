@@ -1,0 +1,167 @@
+/* Sampling: one wall-clock POSIX timer per OpenMP thread (CLOCK_MONOTONIC, delivered to that
+ * thread by SIGEV_THREAD_ID), so a thread is sampled whether it computes, spins or sleeps in
+ * a wait.  SIGPROF is installed with SA_RESTART; a sample can still interrupt a system call
+ * that the kernel does not restart (nanosleep, futex waits with timeouts, ...), which then
+ * returns EINTR to the program, as under any sampling profiler.
+ *
+ * The handler is async-signal-safe: OMPT inquiry functions (signal-safe by the spec's
+ * design and in tomp and libomp), the libgcc unwinder (its tables are found lock-free through
+ * _dl_find_object; warmed up before the first timer), and stores into the thread's own
+ * preallocated chunk.  It never allocates, locks or does I/O. */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "rec.h"
+
+static int is_mutex_wait(int state) {
+  return state == ompt_state_wait_lock || state == ompt_state_wait_critical ||
+         state == ompt_state_wait_atomic ||
+         state == ompt_state_wait_ordered || state == ompt_state_wait_mutex;
+}
+
+uint32_t tp_frame_flags(const ompt_frame_t *f) {
+  return ((uint32_t)f->exit_frame_flags & 0xffff) | ((uint32_t)f->enter_frame_flags << 16);
+}
+
+void tp_task_now(tp_taskinfo_t *ti) {
+  int tflags = 0, thread_num = 0;
+  ompt_data_t *task = NULL;
+  ompt_frame_t *frame = NULL;
+  ti->context = ti->exit_frame = ti->enter_frame = 0;
+  ti->frame_flags = 0;
+  ti->parallel = NULL;
+  if (!tp_g.get_task_info || tp_g.get_task_info(0, &tflags, &task, &frame, &ti->parallel, &thread_num) != 2)
+    return;
+  if (task) ti->context = task->value & ~TP_TASK_EXPLICIT;
+  if (frame) {
+    ti->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+    ti->enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
+    ti->frame_flags = tp_frame_flags(frame);
+  }
+}
+
+static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, const ucontext_t *uc) {
+  ompt_wait_id_t wait_id = 0;
+  int state = tp_g.get_state ? tp_g.get_state(&wait_id) : ompt_state_undefined;
+  int team = 0;
+  ompt_data_t *par2 = NULL;
+  tp_taskinfo_t ti;
+  tp_task_now(&ti);
+  ompt_data_t *par = ti.parallel;
+  s->h.type = TP_REC_SAMPLE;
+  s->thread = t->index;
+  s->state = (uint32_t)state;
+  s->ts_ns = now;
+  s->wait_id = wait_id;
+  s->context = ti.context;
+  s->region = 0;
+  s->region_context = 0;
+  s->team_size = 1;
+  s->team_waiting = 0;
+  s->exit_frame = ti.exit_frame;
+  s->enter_frame = ti.enter_frame;
+  s->frame_flags = ti.frame_flags;
+  s->flags = 0;
+  s->pad = 0;
+  if (tp_g.get_parallel_info && tp_g.get_parallel_info(0, &par2, &team) == 2) {
+    if (!par) par = par2;
+    if (team > 0) s->team_size = (uint32_t)team;
+  }
+  tp_region_t *r = par ? par->ptr : NULL;
+  if (r) {
+    s->region = r->instance;
+    s->region_context = r->context;
+    s->team_waiting = tp_region_waiting(r);
+    if (s->team_waiting > s->team_size) s->team_waiting = s->team_size;
+  }
+  if (is_mutex_wait(state)) tp_blame_sample(wait_id);
+  int exact = 0, truncated = 0;
+  s->nframes = tp_unwind_sig(t, s->frames, TP_MAX_FRAMES, (uint64_t)uc->uc_mcontext.gregs[REG_RIP],
+                             (uint64_t)uc->uc_mcontext.gregs[REG_RSP], &exact, &truncated);
+  s->flags = (exact ? TP_SAMPLE_LEAF_EXACT : 0) | (truncated ? TP_SAMPLE_TRUNCATED : 0);
+  s->h.size = (uint32_t)(sizeof(tp_sample_t) + s->nframes * sizeof(tp_frame_t));
+}
+
+static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
+  (void)sig;
+  (void)si;
+  int saved_errno = errno;
+  tp_thread_t *t = tp_self;
+  if (!t) goto out;
+  atomic_store(&t->in_handler, 1);
+  if (atomic_load(&tp_g.stopped) || atomic_load_explicit(&tp_g.paused, memory_order_relaxed) ||
+      atomic_load_explicit(&t->closed, memory_order_relaxed))
+    goto done;
+  uint64_t t0 = tp_now_ns();
+  tp_sample_t *s;
+  int parked = atomic_load_explicit(&t->in_write, memory_order_relaxed);
+  if (parked) {
+    /* interrupted a record being appended: park the sample, the writer appends it */
+    if (atomic_load_explicit(&t->pending, memory_order_relaxed)) {
+      t->lost++;
+      t->lost_parked++;
+      goto done;
+    }
+    s = (tp_sample_t *)t->pending_buf;
+  } else {
+    s = tp_buf_reserve_sig(t, (uint32_t)TP_SAMPLE_MAX);
+    if (!s) {
+      t->lost++;
+      goto done;
+    }
+  }
+  fill_sample(t, s, t0, ucv);
+  atomic_signal_fence(memory_order_release);
+  if (parked) {
+    atomic_store_explicit(&t->pending, 1, memory_order_relaxed); /* counted when appended */
+  } else {
+    tp_buf_commit_sig(t, s->h.size);
+    t->samples++;
+  }
+  uint64_t d = tp_now_ns() - t0;
+  t->handler_ns += d;
+  t->cost_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1]++;
+done:
+  atomic_store(&t->in_handler, 0);
+out:
+  errno = saved_errno;
+}
+
+void tp_sampler_install(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigprof;
+  sa.sa_flags = SA_RESTART | SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  /* Installed for good: after finalize a signal still in flight must find a handler (the
+   * default action of SIGPROF ends the process). */
+  sigaction(SIGPROF, &sa, NULL);
+}
+
+void tp_sampler_arm(tp_thread_t *t) {
+  if (!t || t->timer_ok) return;
+  struct sigevent sev;
+  memset(&sev, 0, sizeof sev);
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = SIGPROF;
+  sev._sigev_un._tid = (int)gettid();
+  if (timer_create(CLOCK_MONOTONIC, &sev, &t->timer) != 0) return;
+  uint64_t period = 1000000000ull / tp_g.cfg.hz;
+  /* stagger the first expiry so that the threads of a team are not all hit at once */
+  uint64_t first = period + (period / 16) * (t->index % 16);
+  struct itimerspec its = {{(time_t)(period / 1000000000u), (long)(period % 1000000000u)},
+                           {(time_t)(first / 1000000000u), (long)(first % 1000000000u)}};
+  if (timer_settime(t->timer, 0, &its, NULL) != 0) {
+    timer_delete(t->timer);
+    return;
+  }
+  t->timer_ok = 1;
+}
+
+void tp_sampler_disarm(tp_thread_t *t) {
+  if (!t || !atomic_exchange(&t->timer_ok, 0)) return;
+  timer_delete(t->timer);
+}

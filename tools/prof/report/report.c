@@ -1,0 +1,139 @@
+/* tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome] [-o FILE]
+ *                  [--metric time|work|wait|blame] [--min-percent P] [--per-thread]
+ * Reads the data files (default ./tomp-prof-data), builds the profile (load.c) and writes one
+ * view: text to the terminal by default. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "tomp-prof.h"
+
+const char *const tp_metric_name[TP_NMETRIC] = {"time", "work", "wait", "blame"};
+tp_view_opts_t tp_view_opts = {TP_M_TIME, 0.5, 0};
+
+typedef int (*view_fn)(const tp_profile_t *, FILE *);
+static const struct {
+  const char *name;
+  view_fn fn;
+  int binary;
+} views[] = {
+    {"text", tp_view_text, 0},           {"folded", tp_export_folded, 0},
+    {"speedscope", tp_export_speedscope, 0}, {"pprof", tp_export_pprof, 1},
+    {"chrome", tp_export_chrome, 0},
+};
+
+static int report_usage(void) {
+  fputs("usage: tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome]\n"
+        "                        [-o FILE] [--metric time|work|wait|blame] [--min-percent P]\n"
+        "                        [--per-thread]\n"
+        "  DIR|FILE       data files, or directories of tomp-prof.*.dat (default ./tomp-prof-data);\n"
+        "                 several processes (MPI ranks) are merged\n"
+        "  --format F     text (default): call tree, functions, threads, regions;\n"
+        "                 folded: FlameGraph lines 'a;b;c MICROSECONDS'; speedscope: JSON;\n"
+        "                 pprof: gzipped profile.proto (go tool pprof); chrome: trace events\n"
+        "                 (needs a --trace recording)\n"
+        "  -o FILE        write there instead of standard output\n"
+        "  --metric M     what the tree ranks and prunes by, and the folded value (default time)\n"
+        "  --min-percent P  hide call-tree nodes under P% of the metric's total (default 0.5)\n"
+        "  --per-thread   folded: root each stack at its thread\n",
+        stderr);
+  return 2;
+}
+
+static const char *option_value(int argc, char **argv, int *i) {
+  const char *a = argv[*i], *eq = strchr(a, '=');
+  if (a[1] == '-' && eq) return eq + 1;
+  if (*i + 1 >= argc) {
+    fprintf(stderr, "tomp-prof report: %s needs a value\n", a);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+static int is_opt(const char *a, const char *name) {
+  size_t n = strlen(name);
+  return !strncmp(a, name, n) && (a[n] == 0 || (a[n] == '=' && name[1] == '-'));
+}
+
+int tp_cmd_report(int argc, char **argv) {
+  char **paths = calloc((size_t)argc + 1, sizeof *paths);
+  int npaths = 0, view = 0;
+  const char *outpath = NULL;
+  if (!paths) return 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      free(paths);
+      report_usage();
+      return 0;
+    } else if (is_opt(a, "--format") || is_opt(a, "-f")) {
+      if (!(v = option_value(argc, argv, &i))) goto bad;
+      size_t k;
+      for (k = 0; k < sizeof views / sizeof views[0] && strcmp(views[k].name, v); k++) {
+      }
+      if (k == sizeof views / sizeof views[0]) {
+        fprintf(stderr, "tomp-prof report: unknown format '%s' (text, folded, speedscope, pprof, chrome)\n", v);
+        goto bad;
+      }
+      view = (int)k;
+    } else if (is_opt(a, "-o") || is_opt(a, "--output")) {
+      if (!(outpath = option_value(argc, argv, &i))) goto bad;
+    } else if (is_opt(a, "--metric")) {
+      if (!(v = option_value(argc, argv, &i))) goto bad;
+      int k;
+      for (k = 0; k < TP_NMETRIC && strcmp(tp_metric_name[k], v); k++) {
+      }
+      if (k == TP_NMETRIC) {
+        fprintf(stderr, "tomp-prof report: unknown metric '%s' (time, work, wait, blame)\n", v);
+        goto bad;
+      }
+      tp_view_opts.metric = k;
+    } else if (is_opt(a, "--min-percent")) {
+      if (!(v = option_value(argc, argv, &i))) goto bad;
+      char *end;
+      errno = 0;
+      double pc = strtod(v, &end);
+      if (errno || *end || !(pc >= 0 && pc <= 100)) {
+        fprintf(stderr, "tomp-prof report: --min-percent '%s' is not a percentage in 0..100\n", v);
+        goto bad;
+      }
+      tp_view_opts.min_percent = pc;
+    } else if (!strcmp(a, "--per-thread")) {
+      tp_view_opts.per_thread = 1;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "tomp-prof report: unknown option '%s'\n", a);
+      goto bad;
+    } else {
+      paths[npaths++] = argv[i];
+    }
+  }
+  if (!npaths) paths[npaths++] = "tomp-prof-data";
+  tp_profile_t *p = tp_profile_load(paths, npaths);
+  free(paths);
+  if (!p) return 1;
+  FILE *out = stdout;
+  if (outpath && strcmp(outpath, "-")) {
+    out = fopen(outpath, views[view].binary ? "wb" : "w");
+    if (!out) {
+      fprintf(stderr, "tomp-prof report: cannot write '%s': %s\n", outpath, strerror(errno));
+      tp_profile_free(p);
+      return 1;
+    }
+  }
+  int rc = views[view].fn(p, out);
+  if (out != stdout) {
+    if (fclose(out) != 0) rc = -1;
+    if (rc == 0) fprintf(stderr, "tomp-prof: wrote %s (%s)\n", outpath, views[view].name);
+  } else if (fflush(out) != 0) {
+    rc = -1;
+  }
+  if (rc != 0 && outpath) fprintf(stderr, "tomp-prof report: writing '%s' failed\n", outpath);
+  tp_profile_free(p);
+  return rc == 0 ? 0 : 1;
+bad:
+  free(paths);
+  report_usage();
+  return 2;
+}

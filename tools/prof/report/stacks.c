@@ -1,0 +1,175 @@
+/* User-model call stacks: a sample's frames cut to its task's body and spliced under the
+ * stack of the context that created the task, recursively (technical report appendix B).
+ *
+ * Frames are leaf first, each with its CFA (the caller's stack pointer before the call, so
+ * a callee's CFA is below its caller's).  An OMPT frame pointer names one procedure frame;
+ * its flags say how: ompt_frame_framepointer (0x20) = that procedure's frame address
+ * (__builtin_frame_address(0), the saved-rbp slot), whose CFA is 16 bytes higher on x86-64
+ * (return address + saved rbp); ompt_frame_cfa (0x10) = its CFA itself;
+ * ompt_frame_stackaddress (0x30) = some address inside it (treated as CFA - 1).  tomp and
+ * LLVM's libomp both pass framepointer addresses of runtime procedures.  With X the named
+ * procedure and cfa(X) computed that way:
+ *   exit frame (X = the runtime procedure that called the task body): the body and its
+ *     callees are the frames with CFA < cfa(X); X and everything above belong to the
+ *     runtime or to the parent context;
+ *   enter frame (X = the runtime procedure the body called into; 0 while the body runs):
+ *     user frames are those with CFA > cfa(X) (>= if the flags say X is an application
+ *     frame); deeper frames are the runtime's and the tool's.
+ * Values that do not fit the stack (stale or not yet set, as the report warns tools) are
+ * ignored.  Then module ranges decide what the OMPT frames left open: from the root, system
+ * frames (_start, __libc_start_main, start_thread, clone) are dropped, then runtime frames
+ * that call the body (a worker's dispatch loop when no exit frame was set), then user
+ * frames are kept until the first frame of the runtime or the tool: that is where user code
+ * called into the runtime, and where a wait leaf (`omp barrier wait`, ...) or, for a working
+ * sample, `omp runtime` is appended. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rep.h"
+
+static uint64_t named_cfa(uint64_t ptr, uint32_t flags) {
+  switch (flags & 0x30) {
+  case 0x10: return ptr;     /* cfa */
+  case 0x30: return ptr + 1; /* an address inside the frame */
+  default: return ptr + 16;  /* framepointer (also when a runtime leaves the kind unset) */
+  }
+}
+
+static uint64_t lookup_addr(const tp_frame_t *fr, uint32_t i, int exact0) {
+  return i == 0 && exact0 ? fr[0].pc : fr[i].pc - 1;
+}
+
+/* Appends the user frames of fr[] root first to out (at most max); *in_rt is set when the
+ * leaf side was cut off at a runtime or tool frame. */
+static uint32_t cut(rep_file_t *f, const tp_frame_t *fr, uint32_t n, int exact0, uint64_t exit,
+                    uint64_t enter, uint32_t fflags, uint32_t *out, uint32_t max, int *in_rt) {
+  uint32_t a = 0, b = n;
+  *in_rt = 0;
+  if (exit) {
+    uint64_t lim = named_cfa(exit, fflags & 0xffff);
+    uint32_t i = 0;
+    while (i < n && !(fr[i].cfa && fr[i].cfa >= lim)) i++;
+    if (i < n) b = i; /* else the walk stopped below the exit frame: all frames are the body's */
+  }
+  if (enter) {
+    uint32_t ef = fflags >> 16;
+    uint64_t lim = named_cfa(enter, ef);
+    uint32_t i = 0;
+    while (i < b && !(fr[i].cfa && ((ef & 1) ? fr[i].cfa >= lim : fr[i].cfa > lim))) i++;
+    if (i < b) a = i; /* else stale: no user frame above it */
+  }
+  if (a > 0) *in_rt = 1;
+  int64_t j = (int64_t)b - 1;
+  while (j >= a && rep_sym_class(f->sym, lookup_addr(fr, (uint32_t)j, exact0)) == REP_CL_SYSTEM) j--;
+  int skipped = 0;
+  for (; j >= a; j--) {
+    int c = rep_sym_class(f->sym, lookup_addr(fr, (uint32_t)j, exact0));
+    if (c != REP_CL_RUNTIME && c != REP_CL_TOOL) break;
+    skipped = 1;
+  }
+  if (skipped && j >= a &&
+      rep_sym_class(f->sym, lookup_addr(fr, (uint32_t)j, exact0)) == REP_CL_SYSTEM) {
+    *in_rt = 1; /* runtime -> libc (futex, sched_yield): no user frame on this stack */
+    return 0;
+  }
+  if (skipped) *in_rt = 1;
+  uint32_t k = 0;
+  for (; j >= a && k < max; j--) {
+    uint64_t addr = lookup_addr(fr, (uint32_t)j, exact0);
+    int c = rep_sym_class(f->sym, addr);
+    if (c == REP_CL_RUNTIME || c == REP_CL_TOOL) {
+      *in_rt = 1;
+      break;
+    }
+    out[k++] = rep_sym_loc(f->sym, addr);
+  }
+  return k;
+}
+
+static int ctx_cmp(const void *key, const void *elem) {
+  uint64_t id = *(const uint64_t *)key, e = ((const rep_ctx_t *)elem)->rec->id;
+  return id < e ? -1 : id > e;
+}
+
+const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32_t *depth) {
+  static uint32_t lost;
+  *depth = 0;
+  if (!id) return NULL;
+  rep_ctx_t *c = f->nctx ? bsearch(&id, f->ctx, f->nctx, sizeof *f->ctx, ctx_cmp) : NULL;
+  if (!c) {
+    /* its record was not written (the program was killed): say so instead of guessing */
+    lost = rep_omp_loc(m, "[unknown context]");
+    *depth = 1;
+    return &lost;
+  }
+  if (c->state == 2) {
+    *depth = c->depth;
+    return c->locs;
+  }
+  if (c->state == 1) return NULL; /* a cycle in a corrupt file */
+  c->state = 1;
+  uint32_t pd;
+  const uint32_t *pl = rep_ctx_stack(f, m, c->rec->parent, &pd);
+  uint32_t *buf = rep_alloc(REP_MAX_DEPTH * sizeof *buf);
+  if (pd > REP_MAX_DEPTH / 2) pd = REP_MAX_DEPTH / 2;
+  if (pd) memcpy(buf, pl, pd * sizeof *buf);
+  int in_rt;
+  uint32_t k = cut(f, c->rec->frames, c->rec->nframes, 0, c->rec->exit_frame, c->rec->enter_frame,
+                   c->rec->frame_flags, buf + pd, REP_MAX_DEPTH / 2 - pd, &in_rt);
+  uint32_t *locs = rep_arena(m, (pd + k) * sizeof *locs + 1);
+  memcpy(locs, buf, (pd + k) * sizeof *locs);
+  free(buf);
+  c->locs = locs;
+  c->depth = pd + k;
+  c->state = 2;
+  *depth = c->depth;
+  return locs;
+}
+
+static uint32_t splice(rep_file_t *f, rep_model_t *m, uint64_t context, uint32_t *out) {
+  uint32_t d;
+  const uint32_t *l = rep_ctx_stack(f, m, context, &d);
+  if (d) memcpy(out, l, d * sizeof *out);
+  return d;
+}
+
+/* A task other than the initial task whose exit frame is not set has no body on the stack:
+ * it has not started or has returned (a master waiting in its region's closing barrier, a
+ * worker between regions).  The user frames above the runtime are then its creator's, which
+ * the context already holds (and, on a nested master, not even the innermost ones): they are
+ * not taken again.  The initial task never has an exit frame: its stack starts at main. */
+static uint32_t cut_task(rep_file_t *f, uint64_t context, const tp_frame_t *fr, uint32_t n,
+                         int exact0, uint64_t exit, uint64_t enter, uint32_t fflags, uint32_t *out,
+                         uint32_t max, int *in_rt) {
+  if (context && !exit) {
+    *in_rt = 1;
+    return 0;
+  }
+  return cut(f, fr, n, exact0, exit, enter, fflags, out, max, in_rt);
+}
+
+uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, uint32_t *out) {
+  if (rep_sample_class(s) == REP_IDLE) {
+    out[0] = rep_omp_loc(m, "omp idle");
+    return 1;
+  }
+  uint32_t d = splice(f, m, s->context, out);
+  int in_rt;
+  d += cut_task(f, s->context, s->frames, s->nframes, (s->flags & TP_SAMPLE_LEAF_EXACT) != 0,
+                s->exit_frame, s->enter_frame, s->frame_flags, out + d, REP_MAX_DEPTH - 1 - d,
+                &in_rt);
+  const char *leaf = rep_wait_name(s->state);
+  if (!leaf && in_rt) leaf = "omp runtime";
+  if (leaf) out[d++] = rep_omp_loc(m, leaf);
+  if (!d) out[d++] = rep_omp_loc(m, "[unknown]");
+  return d;
+}
+
+uint32_t rep_blame_stack(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uint32_t *out) {
+  uint32_t d = splice(f, m, b->context, out);
+  int in_rt;
+  d += cut_task(f, b->context, b->frames, b->nframes, 0, b->exit_frame, b->enter_frame,
+                b->frame_flags, out + d, REP_MAX_DEPTH - 1 - d, &in_rt);
+  if (!d) out[d++] = rep_omp_loc(m, "[unknown]");
+  return d;
+}

@@ -1,0 +1,253 @@
+/* Address -> location, from the process's saved /proc/self/maps text (TP_REC_MAPS), with
+ * elfutils' libdwfl: every mapped ELF file is reported at its load address
+ * (dwfl_linux_proc_maps_report reads the maps text), function names come from the symbol
+ * tables (dwfl_module_addrinfo), file:line from DWARF line tables (dwfl_module_getsrc).  C++
+ * names are demangled with libstdc++'s __cxa_demangle when that library can be loaded.
+ * Without a symbol a frame is named module+offset.  Each address is resolved once (cache).
+ *
+ * The same maps tell which addresses belong to the OpenMP runtime, to the tool and to the
+ * system libraries: stacks.c cuts on those classes when the OMPT frames do not decide. */
+#include <dlfcn.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rep.h"
+
+typedef struct map {
+  uint64_t start, end, base; /* base: lowest start of the same file (load address) */
+  const char *path;          /* interned; NULL for anonymous */
+  int cls;
+} map_t;
+
+typedef struct cache_ent {
+  uint64_t addr;
+  uint32_t loc;
+  int cls;
+  int used;
+} cache_ent_t;
+
+struct rep_sym {
+  rep_model_t *m;
+  Dwfl *dwfl;
+  map_t *maps;
+  size_t nmaps, mapcap;
+  cache_ent_t *cache;
+  size_t ncache, cachesize;
+};
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+static int prefixed(const char *s, const char *pre) { return !strncmp(s, pre, strlen(pre)); }
+
+static int path_class(const char *path) {
+  if (!path) return REP_CL_UNKNOWN;
+  const char *b = base_name(path);
+  if (prefixed(b, "libtomp-prof.so")) return REP_CL_TOOL;
+  if (prefixed(b, "libgomp.so") || prefixed(b, "libtomp.so") || prefixed(b, "libomp.so") ||
+      prefixed(b, "libiomp5.so") || prefixed(b, "libomptarget.so"))
+    return REP_CL_RUNTIME;
+  if (prefixed(b, "libc.so") || prefixed(b, "ld-linux") || prefixed(b, "libpthread.so") ||
+      prefixed(b, "libgcc_s.so") || prefixed(b, "libdl.so") || prefixed(b, "librt.so") ||
+      !strcmp(path, "[vdso]") || !strcmp(path, "[vsyscall]"))
+    return REP_CL_SYSTEM;
+  if (path[0] == '[') return REP_CL_UNKNOWN; /* [stack], [heap]: not code */
+  return REP_CL_USER;
+}
+
+static void parse_maps(rep_sym_t *s, const char *text, size_t len) {
+  const char *p = text, *end = text + len;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    char line[4200];
+    if (n >= sizeof line) n = sizeof line - 1;
+    memcpy(line, p, n);
+    line[n] = 0;
+    p += n + 1;
+    unsigned long long a, b, off;
+    char perms[8];
+    int pos = 0;
+    if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &a, &b, perms, &off, &pos) < 4) continue;
+    if (perms[2] != 'x') continue; /* code only */
+    const char *path = line + pos;
+    while (*path == ' ') path++;
+    s->maps = rep_grow(s->maps, &s->mapcap, s->nmaps + 1, sizeof *s->maps);
+    map_t *m = &s->maps[s->nmaps++];
+    m->start = a;
+    m->end = b;
+    m->base = a - off; /* refined below from the file's lowest mapping */
+    m->path = *path ? rep_str(s->m, path) : NULL;
+    m->cls = path_class(m->path);
+  }
+  /* the load address of a file is the start of its mapping at offset 0 */
+  p = text;
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    char line[4200];
+    if (n >= sizeof line) n = sizeof line - 1;
+    memcpy(line, p, n);
+    line[n] = 0;
+    p += n + 1;
+    unsigned long long a, b, off;
+    int pos = 0;
+    if (sscanf(line, "%llx-%llx %*s %llx %*s %*s%n", &a, &b, &off, &pos) < 3 || off) continue;
+    const char *path = line + pos;
+    while (*path == ' ') path++;
+    if (!*path) continue;
+    for (size_t i = 0; i < s->nmaps; i++)
+      if (s->maps[i].path && !strcmp(s->maps[i].path, path) && a < s->maps[i].start)
+        s->maps[i].base = a;
+  }
+}
+
+static const map_t *find_map(const rep_sym_t *s, uint64_t addr) {
+  for (size_t i = 0; i < s->nmaps; i++)
+    if (addr >= s->maps[i].start && addr < s->maps[i].end) return &s->maps[i];
+  return NULL;
+}
+
+static char *demangle(const char *name) {
+  static char *(*fn)(const char *, char *, size_t *, int *);
+  static int tried;
+  if (strncmp(name, "_Z", 2)) return NULL;
+  if (!tried) {
+    tried = 1;
+    void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+    if (h) *(void **)&fn = dlsym(h, "__cxa_demangle");
+  }
+  if (!fn) return NULL;
+  int status = 0;
+  char *r = fn(name, NULL, NULL, &status);
+  if (status) {
+    free(r);
+    return NULL;
+  }
+  return r;
+}
+
+rep_sym_t *rep_sym_new(rep_model_t *m, const char *maps, size_t len) {
+  static char *debuginfo_path = NULL;
+  static const Dwfl_Callbacks cb = {
+      .find_elf = dwfl_linux_proc_find_elf,
+      .find_debuginfo = dwfl_standard_find_debuginfo,
+      .debuginfo_path = &debuginfo_path,
+  };
+  rep_sym_t *s = rep_alloc(sizeof *s);
+  s->m = m;
+  if (maps && len) {
+    parse_maps(s, maps, len);
+    s->dwfl = dwfl_begin(&cb);
+    FILE *f = s->dwfl ? fmemopen((void *)maps, len, "r") : NULL;
+    if (f) {
+      dwfl_report_begin(s->dwfl);
+      if (dwfl_linux_proc_maps_report(s->dwfl, f) != 0)
+        fprintf(stderr, "tomp-prof report: could not use the memory map: %s\n", dwfl_errmsg(-1));
+      dwfl_report_end(s->dwfl, NULL, NULL);
+      fclose(f);
+    }
+  }
+  return s;
+}
+
+void rep_sym_free(rep_sym_t *s) {
+  if (!s) return;
+  if (s->dwfl) dwfl_end(s->dwfl);
+  free(s->maps);
+  free(s->cache);
+  free(s);
+}
+
+/* dwfl_module_getsrc finds the compilation unit through .debug_aranges, which clang does not
+ * emit; elfutils 0.188 then fails.  Scan the units' address ranges instead. */
+static const char *src_by_cu_scan(Dwfl_Module *mod, uint64_t addr, int *line) {
+  Dwarf_Addr bias = 0;
+  Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+  if (!dw) return NULL;
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+    Dwarf_Die cu;
+    if (dwarf_offdie(dw, off + hsize, &cu)) {
+      Dwarf_Addr base, lo, hi;
+      ptrdiff_t o = 0;
+      while ((o = dwarf_ranges(&cu, o, &base, &lo, &hi)) > 0) {
+        if (addr - bias < lo || addr - bias >= hi) continue;
+        Dwarf_Line *l = dwarf_getsrc_die(&cu, addr - bias);
+        if (!l || dwarf_lineno(l, line) != 0) return NULL;
+        return dwarf_linesrc(l, NULL, NULL);
+      }
+    }
+    off = next;
+  }
+  return NULL;
+}
+
+static void resolve(rep_sym_t *s, uint64_t addr, cache_ent_t *e) {
+  const map_t *mp = find_map(s, addr);
+  e->cls = mp ? mp->cls : REP_CL_UNKNOWN;
+  if (!mp) {
+    e->loc = rep_loc(s->m, "[unknown]", NULL, 0, TP_LOC_UNKNOWN, NULL, addr);
+    return;
+  }
+  Dwfl_Module *mod = s->dwfl ? dwfl_addrmodule(s->dwfl, addr) : NULL;
+  const char *name = NULL, *file = NULL;
+  int line = 0;
+  if (mod) {
+    GElf_Off off = 0;
+    GElf_Sym sym;
+    name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+    Dwfl_Line *l = dwfl_module_getsrc(mod, addr);
+    if (l) file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+    if (!file && mp->cls == REP_CL_USER) file = src_by_cu_scan(mod, addr, &line);
+  }
+  uint64_t rel = addr - mp->base;
+  if (!name) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s+0x%" PRIx64, mp->path ? base_name(mp->path) : "?", rel);
+    e->loc = rep_loc(s->m, buf, file, file ? (uint32_t)line : 0, TP_LOC_UNKNOWN, mp->path, rel);
+    return;
+  }
+  if (!strcmp(name, "_start") || !strcmp(name, "__libc_start_main") ||
+      !strcmp(name, "__libc_start_call_main"))
+    e->cls = REP_CL_SYSTEM;
+  char *dm = demangle(name);
+  e->loc = rep_loc(s->m, dm ? dm : name, file, file ? (uint32_t)line : 0, TP_LOC_USER, mp->path, rel);
+  free(dm);
+}
+
+static cache_ent_t *lookup(rep_sym_t *s, uint64_t addr) {
+  if (s->ncache * 2 >= s->cachesize) {
+    size_t ns = s->cachesize ? s->cachesize * 2 : 4096;
+    cache_ent_t *nc = rep_alloc(ns * sizeof *nc);
+    for (size_t i = 0; i < s->cachesize; i++) {
+      if (!s->cache[i].used) continue;
+      size_t j = (s->cache[i].addr * 0x9e3779b97f4a7c15ull >> 20) & (ns - 1);
+      while (nc[j].used) j = (j + 1) & (ns - 1);
+      nc[j] = s->cache[i];
+    }
+    free(s->cache);
+    s->cache = nc;
+    s->cachesize = ns;
+  }
+  size_t j = (addr * 0x9e3779b97f4a7c15ull >> 20) & (s->cachesize - 1);
+  while (s->cache[j].used && s->cache[j].addr != addr) j = (j + 1) & (s->cachesize - 1);
+  cache_ent_t *e = &s->cache[j];
+  if (!e->used) {
+    e->used = 1;
+    e->addr = addr;
+    s->ncache++;
+    resolve(s, addr, e);
+  }
+  return e;
+}
+
+uint32_t rep_sym_loc(rep_sym_t *s, uint64_t addr) { return lookup(s, addr)->loc; }
+int rep_sym_class(rep_sym_t *s, uint64_t addr) { return lookup(s, addr)->cls; }

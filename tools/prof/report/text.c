@@ -1,0 +1,273 @@
+/* The text view: everything a terminal reader needs, 100 columns wide.
+ *   header        program, runtime, threads, samples (lost), duration, totals
+ *   call tree     top-down, user-model stacks of all threads merged by function name;
+ *                 columns time, % (of the chosen metric's total), work, wait, blame; nodes
+ *                 below --min-percent of the metric's total are left out (their time still
+ *                 counts in their parents)
+ *   functions     flat list: self (leaf) and total (anywhere on the stack, once per stack)
+ *   threads       per-thread samples, time, work, wait, wait %, blame
+ *   regions       per parallel region call path: instances, wall, threads, work, wait,
+ *                 imbalance (max/mean of the threads' work), call site */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+#define WIDTH 100
+
+typedef struct node {
+  const tp_loc_t *loc;
+  double v[TP_NMETRIC];
+  struct node *child, *next;
+} node_t;
+
+static void *xalloc(size_t n) {
+  void *p = calloc(1, n);
+  if (!p) {
+    fputs("tomp-prof report: out of memory\n", stderr);
+    exit(1);
+  }
+  return p;
+}
+
+static int same_func(const tp_loc_t *a, const tp_loc_t *b) {
+  return a == b || (a->kind == b->kind && !strcmp(a->func, b->func));
+}
+
+static node_t *child(node_t *n, const tp_loc_t *loc) {
+  for (node_t *c = n->child; c; c = c->next)
+    if (same_func(c->loc, loc)) return c;
+  node_t *c = xalloc(sizeof *c);
+  c->loc = loc;
+  c->next = n->child;
+  n->child = c;
+  return c;
+}
+
+static void free_tree(node_t *n) {
+  while (n) {
+    node_t *next = n->next;
+    free_tree(n->child);
+    free(n);
+    n = next;
+  }
+}
+
+static int g_metric;
+static int by_metric(const void *x, const void *y) {
+  const node_t *a = *(node_t *const *)x, *b = *(node_t *const *)y;
+  double d = b->v[g_metric] - a->v[g_metric];
+  if (d == 0) d = b->v[TP_M_TIME] - a->v[TP_M_TIME];
+  return d > 0 ? 1 : d < 0 ? -1 : strcmp(a->loc->func, b->loc->func);
+}
+
+static const char *base_name(const char *p) {
+  const char *s = p ? strrchr(p, '/') : NULL;
+  return s ? s + 1 : p;
+}
+
+static double pct(double v, double total) { return total > 0 ? 100.0 * v / total : 0; }
+
+static void print_name(FILE *out, const char *name, const tp_loc_t *loc, int room) {
+  char buf[512];
+  if (loc && loc->file && loc->kind == TP_LOC_USER)
+    snprintf(buf, sizeof buf, "%s  [%s]", name, base_name(loc->file));
+  else
+    snprintf(buf, sizeof buf, "%s", name);
+  if ((int)strlen(buf) > room && room > 3) {
+    snprintf(buf, sizeof buf, "%.*s...", room - 3, name);
+  }
+  fprintf(out, "%s\n", buf);
+}
+
+static void print_tree(FILE *out, node_t *n, int depth, double total, double cut) {
+  size_t k = 0;
+  for (node_t *c = n->child; c; c = c->next) k++;
+  if (!k) return;
+  node_t **kids = xalloc(k * sizeof *kids);
+  k = 0;
+  for (node_t *c = n->child; c; c = c->next) kids[k++] = c;
+  qsort(kids, k, sizeof *kids, by_metric);
+  size_t hidden = 0;
+  for (size_t i = 0; i < k; i++) {
+    node_t *c = kids[i];
+    if (c->v[g_metric] < cut || c->v[g_metric] <= 0) {
+      hidden++;
+      continue;
+    }
+    fprintf(out, "%8.3f %6.1f%% %8.3f %8.3f %8.3f  ", c->v[TP_M_TIME], pct(c->v[g_metric], total),
+            c->v[TP_M_WORK], c->v[TP_M_WAIT], c->v[TP_M_BLAME]);
+    int ind = depth < 24 ? depth : 24;
+    if (depth >= 24) fprintf(out, "%*s+%d ", ind * 2 - 4, "", depth);
+    else fprintf(out, "%*s", ind * 2, "");
+    print_name(out, c->loc->func, c->loc, WIDTH - 43 - ind * 2);
+    print_tree(out, c, depth + 1, total, cut);
+  }
+  (void)hidden;
+  free(kids);
+}
+
+/* ---- flat list ---- */
+typedef struct flat {
+  const tp_loc_t *loc;
+  double self[TP_NMETRIC], total[TP_NMETRIC];
+  size_t last_stack; /* counts a function once per stack */
+} flat_t;
+
+static int flat_cmp(const void *x, const void *y) {
+  const flat_t *a = x, *b = y;
+  double d = b->self[g_metric] - a->self[g_metric];
+  if (d == 0) d = b->total[g_metric] - a->total[g_metric];
+  return d > 0 ? 1 : d < 0 ? -1 : strcmp(a->loc->func, b->loc->func);
+}
+
+static void print_flat(const tp_profile_t *p, FILE *out, double total, double cut) {
+  flat_t *f = NULL;
+  size_t n = 0, cap = 0;
+  uint32_t *of_loc = xalloc((p->nlocs + 1) * sizeof *of_loc); /* flat index + 1 */
+  for (size_t i = 0; i < p->nlocs; i++) {
+    size_t j;
+    for (j = 0; j < n; j++) /* merge locations of one function (other lines) */
+      if (same_func(f[j].loc, &p->locs[i])) break;
+    if (j == n) {
+      if (n == cap) {
+        cap = cap ? cap * 2 : 64;
+        f = realloc(f, cap * sizeof *f);
+        if (!f) exit(1);
+      }
+      memset(&f[n], 0, sizeof *f);
+      f[n].loc = &p->locs[i];
+      f[n].last_stack = (size_t)-1;
+      n++;
+    }
+    of_loc[i] = (uint32_t)j + 1;
+  }
+  for (size_t s = 0; s < p->nstacks; s++) {
+    const tp_stack_t *st = &p->stacks[s];
+    for (uint32_t d = 0; d < st->depth; d++) {
+      flat_t *e = &f[of_loc[st->locs[d]] - 1];
+      if (d == st->depth - 1)
+        for (int m = 0; m < TP_NMETRIC; m++) e->self[m] += st->v[m];
+      if (e->last_stack == s) continue;
+      e->last_stack = s;
+      for (int m = 0; m < TP_NMETRIC; m++) e->total[m] += st->v[m];
+    }
+  }
+  qsort(f, n, sizeof *f, flat_cmp);
+  fprintf(out, "\nFunctions by self %s (seconds; self = at the leaf, total = anywhere on the stack)\n",
+          tp_metric_name[g_metric]);
+  fprintf(out, "%8s %6s %8s %6s %8s %8s  %s\n", "self", "%", "total", "%", "wait", "blame", "function");
+  int shown = 0;
+  for (size_t i = 0; i < n && shown < 40; i++) {
+    if (f[i].total[g_metric] < cut || f[i].total[g_metric] <= 0) continue;
+    fprintf(out, "%8.3f %5.1f%% %8.3f %5.1f%% %8.3f %8.3f  ", f[i].self[g_metric],
+            pct(f[i].self[g_metric], total), f[i].total[g_metric], pct(f[i].total[g_metric], total),
+            f[i].total[TP_M_WAIT], f[i].total[TP_M_BLAME]);
+    print_name(out, f[i].loc->func, f[i].loc, WIDTH - 52);
+    shown++;
+  }
+  free(f);
+  free(of_loc);
+}
+
+static void thread_label(const tp_profile_t *p, const tp_thread_t *t, char *buf, size_t n) {
+  const char *kind = t->kind == 1 ? " initial" : "";
+  if (p->nprocs > 1)
+    snprintf(buf, n, "%lld:%u%s", (long long)p->procs[t->proc].pid, t->index, kind);
+  else
+    snprintf(buf, n, "%u%s", t->index, kind);
+}
+
+static void print_threads(const tp_profile_t *p, FILE *out) {
+  fprintf(out, "\nThreads (seconds)\n%-16s %8s %8s %8s %8s %6s %8s  %s\n", "thread", "samples",
+          "time", "work", "wait", "wait%", "blame", "tid");
+  for (size_t i = 0; i < p->nthreads; i++) {
+    const tp_thread_t *t = &p->threads[i];
+    char label[64];
+    thread_label(p, t, label, sizeof label);
+    fprintf(out, "%-16s %8llu %8.3f %8.3f %8.3f %5.1f%% %8.3f  %lld\n", label,
+            (unsigned long long)t->samples, t->v[TP_M_TIME], t->v[TP_M_WORK], t->v[TP_M_WAIT],
+            pct(t->v[TP_M_WAIT], t->v[TP_M_TIME]), t->v[TP_M_BLAME], (long long)t->tid);
+  }
+}
+
+/* "creator (file:line) < caller < ... < main": the function that created the region first,
+ * the line of the parallel construct's call, then the path back to the root. */
+static void call_site(const tp_profile_t *p, const tp_region_t *r, char *buf, size_t n) {
+  if (!r->depth) {
+    snprintf(buf, n, "(initial task)");
+    return;
+  }
+  const tp_loc_t *leaf = &p->locs[r->locs[r->depth - 1]];
+  size_t len = (size_t)snprintf(buf, n, "%s", leaf->func);
+  if (leaf->file && len < n)
+    len += (size_t)snprintf(buf + len, n - len, " (%s:%u)", base_name(leaf->file), leaf->line);
+  for (uint32_t i = r->depth - 1; i-- > 0 && len < n;)
+    len += (size_t)snprintf(buf + len, n - len, " < %s", p->locs[r->locs[i]].func);
+}
+
+static void print_regions(const tp_profile_t *p, FILE *out) {
+  if (!p->nregions) return;
+  fprintf(out, "\nParallel regions (seconds; imbalance = max/mean of the threads' work)\n"
+               "%9s %8s %4s %8s %8s %6s  %s\n", "instances", "wall", "thr", "work", "wait",
+          "imbal", "created at");
+  for (size_t i = 0; i < p->nregions; i++) {
+    const tp_region_t *r = &p->regions[i];
+    double work = 0;
+    for (uint32_t t = 0; t < r->nthreads; t++) work += r->work[t];
+    char site[256], imb[16];
+    call_site(p, r, site, sizeof site);
+    if (r->imbalance > 0) snprintf(imb, sizeof imb, "%6.2f", r->imbalance);
+    else snprintf(imb, sizeof imb, "%6s", "-");
+    fprintf(out, "%9llu %8.3f %4u %8.3f %8.3f %s  %.*s\n", (unsigned long long)r->instances, r->wall,
+            r->nthreads, work, r->wait, imb, WIDTH - 50, site);
+  }
+}
+
+static void print_header(const tp_profile_t *p, FILE *out, const double *tot) {
+  uint64_t samples = 0, lost = 0;
+  double dur = 0;
+  for (size_t i = 0; i < p->nprocs; i++) {
+    const tp_proc_t *pr = &p->procs[i];
+    samples += pr->samples;
+    lost += pr->lost;
+    if (pr->duration > dur) dur = pr->duration;
+    if (i < 4)
+      fprintf(out, "tomp-prof report: %.60s  (pid %lld%s%.0d)  runtime: %s\n",
+              pr->cmdline ? pr->cmdline : "?", (long long)pr->pid, pr->rank >= 0 ? ", rank " : "",
+              pr->rank >= 0 ? pr->rank : 0, pr->runtime && *pr->runtime ? pr->runtime : "?");
+  }
+  if (p->nprocs > 4) fprintf(out, "tomp-prof report: ... %zu processes in all\n", p->nprocs);
+  fprintf(out, "%zu thread%s, %llu samples (%llu lost) at %u Hz, %.3f s recorded\n", p->nthreads,
+          p->nthreads == 1 ? "" : "s", (unsigned long long)samples, (unsigned long long)lost,
+          p->nprocs ? p->procs[0].sample_hz : 0, dur);
+  fprintf(out, "thread time %.3f s = work %.3f s + wait %.3f s (%.1f%% waiting); blame %.3f s\n",
+          tot[TP_M_TIME], tot[TP_M_WORK], tot[TP_M_WAIT], pct(tot[TP_M_WAIT], tot[TP_M_TIME]),
+          tot[TP_M_BLAME]);
+}
+
+int tp_view_text(const tp_profile_t *p, FILE *out) {
+  g_metric = tp_view_opts.metric >= 0 && tp_view_opts.metric < TP_NMETRIC ? tp_view_opts.metric : TP_M_TIME;
+  double tot[TP_NMETRIC] = {0};
+  node_t root = {0};
+  for (size_t s = 0; s < p->nstacks; s++) {
+    const tp_stack_t *st = &p->stacks[s];
+    node_t *n = &root;
+    for (int m = 0; m < TP_NMETRIC; m++) tot[m] += st->v[m];
+    for (uint32_t d = 0; d < st->depth; d++) {
+      n = child(n, &p->locs[st->locs[d]]);
+      for (int m = 0; m < TP_NMETRIC; m++) n->v[m] += st->v[m];
+    }
+  }
+  print_header(p, out, tot);
+  double cut = tot[g_metric] * tp_view_opts.min_percent / 100.0;
+  fprintf(out, "\nCall tree (seconds; %% of %s; nodes under %.2g%% hidden)\n", tp_metric_name[g_metric],
+          tp_view_opts.min_percent);
+  fprintf(out, "%8s %7s %8s %8s %8s  %s\n", "time", "%", "work", "wait", "blame", "function");
+  print_tree(out, &root, 0, tot[g_metric], cut);
+  free_tree(root.child);
+  print_flat(p, out, tot[g_metric], cut);
+  print_threads(p, out);
+  print_regions(p, out);
+  return ferror(out) ? -1 : 0;
+}
