@@ -217,6 +217,10 @@ typedef struct tomp_thread {
   uint64_t ompt_chunk[2];   /* taskloop: chunk (start, iterations) of the task being created */
   bool ompt_chunk_pending;
   /* -- end ompt2 -- */
+  /* -- ompt3 -- */
+  uint32_t ompt_in_cb;      /* tool callbacks this thread is inside (finalize waits for 0) */
+  uint32_t ompt_life;       /* 0: no thread_begin yet, 1: begun, 2: thread_end reported */
+  /* -- end ompt3 -- */
 } tomp_thread_t;
 
 /* -- ompt2 -- An initial task that is not an initial thread's own (a host teams region's

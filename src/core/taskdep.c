@@ -36,7 +36,7 @@ static void ompt_dependences_(tomp_xtask_t *x, const tomp_depend_t *deps, size_t
     default: d[i].dependence_type = ompt_dependence_type_inout; break;
     }
   }
-  f(&x->t.task_data, d, (int)n);
+  TOMP_OMPT_CALL(f, &x->t.task_data, d, (int)n);
   if (d != buf) free(d);
 }
 

@@ -24,7 +24,7 @@ static inline bool tomp_ompt_on(void) {
   do {                                                                                             \
     if (tomp_ompt_on()) {                                                                          \
       __typeof__(tomp_ompt_cb.cb.name) f_ = __atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED); \
-      if (f_) f_(__VA_ARGS__);                                                                     \
+      if (f_) TOMP_OMPT_CALL(f_, __VA_ARGS__);                                                     \
     }                                                                                              \
   } while (0)
 

@@ -183,11 +183,29 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
       state_name(get_state(NULL)));
 }
 
+#define MAXTHREADS 4096
+static int ended_ids[MAXTHREADS];
+
+/* A thread busy in a region when the tool is finalized gets its thread_end on the finalizing
+ * thread (tomp): thread_data is then another thread's, and this thread's own end follows. */
 static void on_thread_end(ompt_data_t *thread_data) {
   enter("thread_end");
-  if (thread_data != my_thread_data) ERROR("thread_end: thread_data differs from thread_begin's");
+  uint64_t id = thread_data->value;
+  if (id > 0 && id < MAXTHREADS && __atomic_fetch_add(&ended_ids[id], 1, __ATOMIC_RELAXED))
+    ERROR("thread_end: second thread_end for thread %" PRIu64, id);
+  if (thread_data != my_thread_data) {
+    if (id == 0 || id >= __atomic_load_n(&next_thread, __ATOMIC_RELAXED))
+      ERROR("thread_end: thread_data of no thread that began");
+    out("thread_end on behalf of thread=%" PRIu64, id);
+    __atomic_add_fetch(&threads_ended, 1, __ATOMIC_RELAXED);
+    return;
+  }
   if (thread_data->value != my_id) ERROR("thread_end: thread_data value changed");
-  if (implicit_depth) ERROR("thread_end with %d implicit task(s) not ended", implicit_depth);
+  /* finalized from inside a region (ompt_finalize_tool, exit()): its tasks never end */
+  if (implicit_depth && get_state(NULL) == ompt_state_work_parallel)
+    out("thread_end with %d implicit task(s) open: finalized inside a region", implicit_depth);
+  else if (implicit_depth)
+    ERROR("thread_end with %d implicit task(s) not ended", implicit_depth);
   out("thread_end");
   my_ended = 1;
   __atomic_add_fetch(&threads_ended, 1, __ATOMIC_RELAXED);
