@@ -49,8 +49,8 @@ static const unsigned char support[TOMP_OMPT_NSLOTS] = {
     [ompt_callback_lock_init] = ompt_set_always,
     [ompt_callback_lock_destroy] = ompt_set_always,
     [ompt_callback_nest_lock] = ompt_set_always,
-    /* cancellable barriers that observe a cancellation report no cancel-detected event */
-    [ompt_callback_cancel] = ompt_set_sometimes,
+    /* every cancel, cancellation point and cancellable barrier reaches tomp */
+    [ompt_callback_cancel] = ompt_set_always,
     /* gcc combines most reductions inline; only task reductions reach tomp */
     [ompt_callback_reduction] = ompt_set_sometimes_paired,
     [ompt_callback_error] = ompt_set_always,
