@@ -519,10 +519,26 @@ void tomp_taskwait(tomp_thread_t *thr) {
   ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_END);
 }
 
+/* OMPT (5.1/5.2 taskwait): `taskwait depend(...)` acts as an included, mergeable task with an
+ * empty body.  Its task_create (flags taskwait | undeferred | mergeable, has_dependences)
+ * comes on entry, before its dependences and edges; a taskwait sync region surrounds the
+ * wait; when the predecessors are done the task reports task_schedule(taskwait_complete)
+ * with the encountering task as next. */
+#define TOMP_TASK_TASKWAIT_FLAGS (ompt_task_taskwait | TOMP_TASK_UNDEFERRED | TOMP_TASK_MERGEABLE)
+
 void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) {
   tomp_team_t *team = thr->team;
-  if (!team || n == 0) return; /* without a team every earlier task has completed */
   tomp_task_t *p = thr->task;
+  if (!team || n == 0) { /* without a team every earlier task has completed */
+    if (tomp_ompt_on()) {
+      tomp_task_t tw = {.parent = p, .flags = TOMP_TASK_TASKWAIT_FLAGS};
+      tomp_ompt_task_create_(thr, p, &tw, false);
+      ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
+      tomp_ompt_task_schedule_(&tw, ompt_taskwait_complete, p);
+      ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_END);
+    }
+    return;
+  }
   tomp_pinfo_t *pi = tomp_task_pinfo(p);
   tomp_team_tasks_t *tt = team->tasks;
   void *args;
@@ -530,17 +546,20 @@ void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n)
   tomp_xtask_t *x = xtask_alloc(thr, n, 0, 1, &args);
   x->t.parent = p;
   x->t.team = team;
+  x->t.flags = TOMP_TASK_TASKWAIT_FLAGS;
   x->hold = 1;
-  ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
+  ompt_task_create(thr, p, x, true);
   tomp_mutex_lock(&tt->lock);
   tomp_dep_register(pi, x, deps, n);
   x->has_mutex = 0;
   tomp_store_rlx(&x->state, x->npred ? TOMP_XS_DEPWAIT : TOMP_XS_GO);
   tomp_mutex_unlock(&tt->lock);
+  ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
   tomp_task_wait_until(thr, NULL, xtask_go, x, ompt_state_wait_taskwait, (uint64_t)(uintptr_t)p);
   tomp_mutex_lock(&tt->lock);
   tomp_dep_complete(tt, x);
   tomp_mutex_unlock(&tt->lock);
+  ompt_task_schedule(&x->t, ompt_taskwait_complete, p);
   ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_END);
   xtask_free(x);
 }

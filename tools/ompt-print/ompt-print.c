@@ -478,7 +478,7 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t st, ompt_dat
       st >= 1 && st <= 8 ? n[st] : "?", task_id(next));
   task_t *t = prior ? prior->ptr : NULL;
   int completes = st == ompt_task_complete || st == ompt_task_cancel ||
-                  st == ompt_task_late_fulfill;
+                  st == ompt_task_late_fulfill || st == 8 /* ompt_taskwait_complete (5.1) */;
   if (t && t->explicit_ && completes) {
     if (__atomic_add_fetch(&t->completed, 1, __ATOMIC_ACQ_REL) > 1)
       ERROR("task_schedule: task %" PRIu64 " completed twice", t->id);
