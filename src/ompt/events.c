@@ -178,6 +178,19 @@ void tomp_ompt_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint, co
   }
 }
 
+/* ---- doacross ------------------------------------------------------------------------------- */
+
+void tomp_ompt_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned n) {
+  ompt_callback_dependences_t f = CB(dependences);
+  if (!f) return;
+  ompt_dependence_t deps[n];
+  for (unsigned i = 0; i < n; i++) {
+    deps[i].variable.value = v[i];
+    deps[i].dependence_type = (ompt_dependence_type_t)type;
+  }
+  TOMP_OMPT_CALL(f, &thr->task->task_data, deps, (int)n);
+}
+
 /* ---- cancellation, errors, target ---------------------------------------------------------- */
 
 void tomp_ompt_cancel_(tomp_thread_t *thr, int flags) {

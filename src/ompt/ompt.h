@@ -138,6 +138,9 @@ void tomp_ompt_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next)
 void tomp_ompt_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint,
                       const void *wait_id) TOMP_HIDDEN;
 void tomp_ompt_cancel_(tomp_thread_t *thr, int flags) TOMP_HIDDEN;
+/* -- ompt3 -- doacross: dependences of the current task, n entries of type source or sink
+ * whose variable.value is the iteration vector (logical iteration numbers) */
+void tomp_ompt_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned n) TOMP_HIDDEN;
 void tomp_ompt_error_(tomp_thread_t *thr, int severity, const char *msg, size_t len) TOMP_HIDDEN;
 typedef struct tomp_ompt_target {
   ompt_data_t data;

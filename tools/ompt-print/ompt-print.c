@@ -514,6 +514,8 @@ static void on_dependences(ompt_data_t *tdata, const ompt_dependence_t *deps, in
     int t = deps[i].dependence_type;
     snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? "," : "",
              t >= 1 && t <= 7 ? k[t] : "?");
+    if (t == ompt_dependence_type_source || t == ompt_dependence_type_sink) /* doacross */
+      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ":%" PRIu64, deps[i].variable.value);
   }
   out("dependences task=%" PRIu64 " n=%d kinds=%s", task_id(tdata), n, buf);
 }
