@@ -98,10 +98,22 @@ static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, ta
   x->detached = 0;
   x->has_mutex = 0;
   x->ndeps = 0;
+  x->arg_size = 0;
   x->deps = (tomp_depnode_t *)(x + 1);
   x->succ = x->succ_inline;
   x->nsucc = 0;
   x->capsucc = sizeof x->succ_inline / sizeof x->succ_inline[0];
+}
+
+static inline uint32_t arg_size32(size_t n) { return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n; }
+
+bool tomp_task_memory(const tomp_task_t *t, void **addr, size_t *size) {
+  if (!t || !(t->flags & TOMP_TASK_EXPLICIT)) return false;
+  const tomp_xtask_t *x = (const tomp_xtask_t *)t;
+  if (!x->arg_size || !t->data) return false;
+  *addr = t->data;
+  *size = x->arg_size;
+  return true;
 }
 
 /* One block: header, ndeps dependence nodes, the argument block at its alignment. */
@@ -608,6 +620,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
                ((f & TOMP_TF_MERGEABLE) && included ? TOMP_TASK_MERGED : 0);
   x->t.fn = s->fn;
   x->t.data = args;
+  x->arg_size = arg_size32(s->arg_size);
   x->t.taskgroup = p->taskgroup;
   x->t.priority = s->priority;
   x->t.in_final = included || (f & TOMP_TF_FINAL);
@@ -699,7 +712,8 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
 /* The size class of a task without dependences or a copied argument block. */
 #define CLS_PLAIN ((sizeof(tomp_xtask_t) + CLS_BYTES - 1) / CLS_BYTES)
 
-void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigned f) {
+void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
+                          unsigned f) {
   tomp_task_t *p = thr->task;
   bool included = p->in_final;
   task_ctx_t *c = thr->task_ctx;
@@ -722,6 +736,7 @@ void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, un
                ((f & TOMP_TF_MERGEABLE) && included ? TOMP_TASK_MERGED : 0);
   x->t.fn = fn;
   x->t.data = data;
+  x->arg_size = arg_size32(arg_size);
   x->t.taskgroup = p->taskgroup;
   x->t.in_final = included || (f & TOMP_TF_FINAL);
   x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
