@@ -165,6 +165,11 @@ static void finalize_at_exit(void) { tomp_ompt_finalize(); }
 void tomp_ompt_init(void) {
   open_verbose_log();
   vlogf("----- tomp: tool initialization -----");
+#ifdef TOMP_NO_OMPT
+  vlogf("tomp was built with NO_OMPT=1: no tool support, not looking for a tool");
+  close_verbose_log();
+  return;
+#endif
   const char *v = getenv("OMP_TOOL");
   char buf[64];
   if (v) {

@@ -14,7 +14,7 @@
 #include "ompt.h"
 
 static inline bool tomp_ompt_on(void) {
-  return tomp_unlikely(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) != 0);
+  return tomp_unlikely(TOMP_OMPT_ENABLED() != 0);
 }
 
 #define TOMP_OMPT_WANT(name)                                                                       \
