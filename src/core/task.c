@@ -370,6 +370,7 @@ static void ompt_detached_end(tomp_xtask_t *x, bool skip, tomp_task_t *prev) {
                            : left ? TOMP_OMPT_TASK_DETACH
                                   : TOMP_OMPT_TASK_COMPLETE,
                            prev);
+  if (left) __atomic_store_n(&x->ompt_body_reported, 1, __ATOMIC_RELEASE);
   if (left == 0) complete(x);
   xtask_unref(x);
 }
@@ -377,6 +378,10 @@ static void ompt_detached_end(tomp_xtask_t *x, bool skip, tomp_task_t *prev) {
 static void ompt_fulfill(tomp_xtask_t *x) {
   __atomic_add_fetch(&x->refs, 1, __ATOMIC_ACQ_REL);
   uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
+  /* late: the body's end came first, but its `detach` event may still be on its way to the
+   * tool on the other thread; late_fulfill must follow it */
+  while (!left && !__atomic_load_n(&x->ompt_body_reported, __ATOMIC_ACQUIRE) && tomp_ompt_on())
+    sched_yield(); /* (a body that ended after finalization reports nothing) */
   tomp_ompt_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill, NULL);
   if (left == 0) complete(x);
   xtask_unref(x);
@@ -642,6 +647,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   x->refs = 1; /* the task itself, or for an undeferred one its encountering thread */
   x->pending = s->detach ? 2 : 1;
   x->detached = s->detach != NULL;
+  x->ompt_body_reported = 0;
   x->hold = undeferred;
 
   /* An undeferred task is complete before its encountering task goes on, so no taskwait,

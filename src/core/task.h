@@ -100,6 +100,7 @@ typedef struct tomp_xtask {
   uint8_t hold;                 /* undeferred: the encountering thread runs and frees it */
   uint8_t detached;             /* has an event (detach clause) */
   uint8_t has_mutex;            /* has mutexinoutset dependences */
+  uint8_t ompt_body_reported;   /* OMPT, detachable: the body's end event has been delivered */
   uint16_t cls;                 /* allocation size class, 0 = plain malloc */
   struct task_ctx *owner;       /* free list the block returns to (task.c) */
   uint32_t ndeps;
