@@ -2,6 +2,7 @@
 #   make                 build/libtomp.so and build/lib/libgomp.so.1 (-> libtomp.so)
 #   make SAN=tsan        build-tsan/ with ThreadSanitizer; SAN=asan: ASan+UBSan
 #   make prof            build/tomp-prof and build/libtomp-prof.so (part of the release `all`)
+#   make NO_OMPT=1       build-noompt/ without tool support (bench/ompt-cost.sh compares)
 #   make test            run the test suite against build/ (and validate tests on libgomp)
 #   make install PREFIX=/usr/local
 #   make demo            build tomp and run examples/ (plain gcc -fopenmp programs) on it
@@ -26,9 +27,20 @@ else
   $(error SAN must be empty, tsan or asan)
 endif
 
+# NO_OMPT=1: tool support compiled out (build-noompt/), for measuring what OMPT costs
+NO_OMPT ?=
+OMPTFLAGS :=
+ifneq ($(NO_OMPT),)
+  ifneq ($(SAN),)
+    $(error NO_OMPT and SAN cannot be combined)
+  endif
+  B := build-noompt
+  OMPTFLAGS := -DTOMP_NO_OMPT
+endif
+
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-ALLCFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -fvisibility=hidden \
+ALLCFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPTFLAGS) -fPIC -fvisibility=hidden \
   -fno-omit-frame-pointer -funwind-tables -fno-ipa-icf -pthread -D_GNU_SOURCE \
   -Iinclude -Isrc/core -Isrc/gomp -Isrc/ompt -MMD -MP
 LDFLAGS_LIB := -shared -pthread $(SANFLAGS) -Wl,--version-script=src/gomp/libgomp.map \
@@ -93,7 +105,7 @@ bench-callgrind: all
 	TOMP_BUILD=$(B) bench/callgrind.sh $(BENCH_ARGS)
 
 clean:
-	rm -rf build build-tsan build-asan
+	rm -rf build build-tsan build-asan build-noompt
 
 .PHONY: all examples test install clean demo check bench bench-callgrind
 -include $(OBJS:.o=.d)

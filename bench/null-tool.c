@@ -9,6 +9,10 @@
  *                  sync_region and sync_region_wait with empty bodies: the price of
  *                  delivering those events, without any work done in the tool.
  *
+ *   all-tool.so    (-DALL_CALLBACKS) registers every callback (OpenMP 5.2 numbers 1..37) with
+ *                  an empty body: the price of delivering every event tomp produces
+ *                  (bench/ompt-cost.sh).
+ *
  * Load with OMP_TOOL_LIBRARIES=/path/to/null-tool.so. */
 #include <omp-tools.h>
 #include <stddef.h>
@@ -40,6 +44,17 @@ static void on_sync(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
 }
 #endif
 
+#ifdef ALL_CALLBACKS
+/* One empty body for every callback: the x86-64 calling convention lets a function that
+ * ignores its arguments stand in for any signature returning void.  control_tool returns a
+ * value and gets its own. */
+static void on_any(void) {}
+static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const void *ra) {
+  (void)command, (void)modifier, (void)arg, (void)ra;
+  return 0;
+}
+#endif
+
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                            ompt_data_t *tool_data) {
   (void)initial_device_num, (void)tool_data;
@@ -51,6 +66,12 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
   set(ompt_callback_sync_region, (ompt_callback_t)on_sync);
   set(ompt_callback_sync_region_wait, (ompt_callback_t)on_sync);
+#elif defined(ALL_CALLBACKS)
+  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+  if (!set) return 0;
+  for (int ev = 1; ev <= 37; ev++)
+    set((ompt_callbacks_t)ev, ev == ompt_callback_control_tool ? (ompt_callback_t)on_control_tool
+                                                               : (ompt_callback_t)on_any);
 #else
   (void)lookup;
 #endif

@@ -81,11 +81,20 @@ static void withdraw(tomp_barrier_t *b, uint32_t g) {
   }
 }
 
+/* OMPT: a cancellable barrier is a cancellation point of the parallel region; only the
+ * region's cancellation ends it early. */
+static inline void ompt_barrier_cancel_detected(tomp_thread_t *thr) {
+  if (tomp_ompt_on()) tomp_ompt_cancel_(thr, ompt_cancel_detected | ompt_cancel_parallel);
+}
+
 bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
   tomp_team_t *team = thr->team;
   tomp_barrier_t *b = &team->bar;
   int saved = thr->state;
-  if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) return true;
+  if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) {
+    ompt_barrier_cancel_detected(thr);
+    return true;
+  }
   /* OMPT: the implicit barrier of a parallel region reports the region's codeptr_ra on every
    * thread; other barriers the entry point's. */
   bool ev = tomp_ompt_on();
@@ -157,5 +166,6 @@ out:
   if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_end, true, ra);
   tomp_set_state(thr, saved, 0);
   if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_end, false, ra);
+  if (cancelled) ompt_barrier_cancel_detected(thr);
   return cancelled;
 }

@@ -217,6 +217,10 @@ typedef struct tomp_thread {
   uint64_t ompt_chunk[2];   /* taskloop: chunk (start, iterations) of the task being created */
   bool ompt_chunk_pending;
   /* -- end ompt2 -- */
+  /* -- ompt3 -- */
+  uint32_t ompt_in_cb;      /* tool callbacks this thread is inside (finalize waits for 0) */
+  uint32_t ompt_life;       /* 0: no thread_begin yet, 1: begun, 2: thread_end reported */
+  /* -- end ompt3 -- */
 } tomp_thread_t;
 
 /* -- ompt2 -- An initial task that is not an initial thread's own (a host teams region's
@@ -309,6 +313,14 @@ void tomp_pool_release_idle(tomp_thread_t *thr) TOMP_HIDDEN; /* thread.c */
 
 /* Nonzero once a tool's initialize returned 1.  The one branch the no-tool path pays. */
 extern int tomp_ompt_enabled TOMP_HIDDEN;
+/* -- ompt3 -- `make NO_OMPT=1` (build-noompt/): tool support compiled out, every event site
+ * folds away.  Only for measuring what OMPT costs: such a build never finds a tool. */
+#ifdef TOMP_NO_OMPT
+#define TOMP_OMPT_ENABLED() 0
+#else
+#define TOMP_OMPT_ENABLED() __atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED)
+#endif
+/* -- end ompt3 -- */
 
 #define TOMP_CODEPTR() __builtin_return_address(0)
 
@@ -346,7 +358,7 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
 
 #define TOMP_ENTRY(thr)                                                                            \
   tomp_entry_guard_t tomp_entry_guard_ __attribute__((cleanup(tomp_entry_leave_))) = {0};          \
-  if (tomp_unlikely(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED)))                        \
+  if (tomp_unlikely(TOMP_OMPT_ENABLED()))                                                          \
   tomp_entry_enter_((thr), &tomp_entry_guard_, TOMP_CODEPTR(), __builtin_frame_address(0))
 
 static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {

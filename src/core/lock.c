@@ -64,7 +64,7 @@ void tomp_ev_nest_lock(tomp_thread_t *thr, bool begin, void *wait_id) {
 
 #define EV(call)                                                                                   \
   do {                                                                                             \
-    if (tomp_unlikely(tomp_ompt_enabled)) call;                                                    \
+    if (tomp_unlikely(TOMP_OMPT_ENABLED())) call;                                                  \
   } while (0)
 
 /* ---- waiting ------------------------------------------------------------------------------ */

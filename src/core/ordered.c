@@ -103,9 +103,19 @@ static uint64_t dx_position(const tomp_ws_t *d, const uint64_t *v, uint64_t *chu
   return (v[0] - j * d->dx_chunk) * d->dx_inner + flat + 1;
 }
 
+/* OMPT (5.2 doacross): a `dependences` callback in the encountering task with the iteration
+ * vector, each entry of type source (before the post is visible) or sink (once the waited-for
+ * iteration has posted). */
+static inline void ompt_doacross(tomp_thread_t *thr, const tomp_ws_t *d, int type,
+                                 const uint64_t *v) {
+  if (tomp_ompt_on() && d->dx_ndim) tomp_ompt_doacross_(thr, type, v, d->dx_ndim);
+}
+
 void tomp_doacross_post(tomp_thread_t *thr, const uint64_t *v) {
   tomp_ws_t *d = tomp_ws_cur(thr);
-  if (!d || !d->dx_done) return;
+  if (!d) return;
+  ompt_doacross(thr, d, ompt_dependence_type_source, v);
+  if (!d->dx_done) return;
   uint64_t j, pos = dx_position(d, v, &j);
   __atomic_store_n(&d->dx_done[j], pos, __ATOMIC_SEQ_CST);
   tomp_ws_wake(&d->dx_seq, &d->dx_sleepers);
@@ -113,9 +123,12 @@ void tomp_doacross_post(tomp_thread_t *thr, const uint64_t *v) {
 
 void tomp_doacross_wait(tomp_thread_t *thr, const uint64_t *v) {
   tomp_ws_t *d = tomp_ws_cur(thr);
-  if (!d || !d->dx_done) return;
-  if (v[0] >= d->n) return; /* outside the iteration space: no such iteration to wait for */
-  uint64_t j, pos = dx_position(d, v, &j);
-  tomp_ws_wait64(thr, &d->dx_done[j], pos, false, &d->dx_seq, &d->dx_sleepers,
-                 ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->dx_done[j]);
+  if (!d) return;
+  /* outside the iteration space there is no such iteration to wait for */
+  if (d->dx_done && v[0] < d->n) {
+    uint64_t j, pos = dx_position(d, v, &j);
+    tomp_ws_wait64(thr, &d->dx_done[j], pos, false, &d->dx_seq, &d->dx_sleepers,
+                   ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->dx_done[j]);
+  }
+  ompt_doacross(thr, d, ompt_dependence_type_sink, v);
 }

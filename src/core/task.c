@@ -98,10 +98,22 @@ static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, ta
   x->detached = 0;
   x->has_mutex = 0;
   x->ndeps = 0;
+  x->arg_size = 0;
   x->deps = (tomp_depnode_t *)(x + 1);
   x->succ = x->succ_inline;
   x->nsucc = 0;
   x->capsucc = sizeof x->succ_inline / sizeof x->succ_inline[0];
+}
+
+static inline uint32_t arg_size32(size_t n) { return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n; }
+
+bool tomp_task_memory(const tomp_task_t *t, void **addr, size_t *size) {
+  if (!t || !(t->flags & TOMP_TASK_EXPLICIT)) return false;
+  const tomp_xtask_t *x = (const tomp_xtask_t *)t;
+  if (!x->arg_size || !t->data) return false;
+  *addr = t->data;
+  *size = x->arg_size;
+  return true;
 }
 
 /* One block: header, ndeps dependence nodes, the argument block at its alignment. */
@@ -358,6 +370,7 @@ static void ompt_detached_end(tomp_xtask_t *x, bool skip, tomp_task_t *prev) {
                            : left ? TOMP_OMPT_TASK_DETACH
                                   : TOMP_OMPT_TASK_COMPLETE,
                            prev);
+  if (left) __atomic_store_n(&x->ompt_body_reported, 1, __ATOMIC_RELEASE);
   if (left == 0) complete(x);
   xtask_unref(x);
 }
@@ -365,6 +378,10 @@ static void ompt_detached_end(tomp_xtask_t *x, bool skip, tomp_task_t *prev) {
 static void ompt_fulfill(tomp_xtask_t *x) {
   __atomic_add_fetch(&x->refs, 1, __ATOMIC_ACQ_REL);
   uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
+  /* late: the body's end came first, but its `detach` event may still be on its way to the
+   * tool on the other thread; late_fulfill must follow it */
+  while (!left && !__atomic_load_n(&x->ompt_body_reported, __ATOMIC_ACQUIRE) && tomp_ompt_on())
+    sched_yield(); /* (a body that ended after finalization reports nothing) */
   tomp_ompt_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill, NULL);
   if (left == 0) complete(x);
   xtask_unref(x);
@@ -519,10 +536,26 @@ void tomp_taskwait(tomp_thread_t *thr) {
   ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_END);
 }
 
+/* OMPT (5.1/5.2 taskwait): `taskwait depend(...)` acts as an included, mergeable task with an
+ * empty body.  Its task_create (flags taskwait | undeferred | mergeable, has_dependences)
+ * comes on entry, before its dependences and edges; a taskwait sync region surrounds the
+ * wait; when the predecessors are done the task reports task_schedule(taskwait_complete)
+ * with the encountering task as next. */
+#define TOMP_TASK_TASKWAIT_FLAGS (ompt_task_taskwait | TOMP_TASK_UNDEFERRED | TOMP_TASK_MERGEABLE)
+
 void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) {
   tomp_team_t *team = thr->team;
-  if (!team || n == 0) return; /* without a team every earlier task has completed */
   tomp_task_t *p = thr->task;
+  if (!team || n == 0) { /* without a team every earlier task has completed */
+    if (tomp_ompt_on()) {
+      tomp_task_t tw = {.parent = p, .flags = TOMP_TASK_TASKWAIT_FLAGS};
+      tomp_ompt_task_create_(thr, p, &tw, false);
+      ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
+      tomp_ompt_task_schedule_(&tw, ompt_taskwait_complete, p);
+      ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_END);
+    }
+    return;
+  }
   tomp_pinfo_t *pi = tomp_task_pinfo(p);
   tomp_team_tasks_t *tt = team->tasks;
   void *args;
@@ -530,17 +563,20 @@ void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n)
   tomp_xtask_t *x = xtask_alloc(thr, n, 0, 1, &args);
   x->t.parent = p;
   x->t.team = team;
+  x->t.flags = TOMP_TASK_TASKWAIT_FLAGS;
   x->hold = 1;
-  ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
+  ompt_task_create(thr, p, x, true);
   tomp_mutex_lock(&tt->lock);
   tomp_dep_register(pi, x, deps, n);
   x->has_mutex = 0;
   tomp_store_rlx(&x->state, x->npred ? TOMP_XS_DEPWAIT : TOMP_XS_GO);
   tomp_mutex_unlock(&tt->lock);
+  ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
   tomp_task_wait_until(thr, NULL, xtask_go, x, ompt_state_wait_taskwait, (uint64_t)(uintptr_t)p);
   tomp_mutex_lock(&tt->lock);
   tomp_dep_complete(tt, x);
   tomp_mutex_unlock(&tt->lock);
+  ompt_task_schedule(&x->t, ompt_taskwait_complete, p);
   ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_END);
   xtask_free(x);
 }
@@ -589,6 +625,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
                ((f & TOMP_TF_MERGEABLE) && included ? TOMP_TASK_MERGED : 0);
   x->t.fn = s->fn;
   x->t.data = args;
+  x->arg_size = arg_size32(s->arg_size);
   x->t.taskgroup = p->taskgroup;
   x->t.priority = s->priority;
   x->t.in_final = included || (f & TOMP_TF_FINAL);
@@ -610,6 +647,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   x->refs = 1; /* the task itself, or for an undeferred one its encountering thread */
   x->pending = s->detach ? 2 : 1;
   x->detached = s->detach != NULL;
+  x->ompt_body_reported = 0;
   x->hold = undeferred;
 
   /* An undeferred task is complete before its encountering task goes on, so no taskwait,
@@ -680,7 +718,8 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
 /* The size class of a task without dependences or a copied argument block. */
 #define CLS_PLAIN ((sizeof(tomp_xtask_t) + CLS_BYTES - 1) / CLS_BYTES)
 
-void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigned f) {
+void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
+                          unsigned f) {
   tomp_task_t *p = thr->task;
   bool included = p->in_final;
   task_ctx_t *c = thr->task_ctx;
@@ -703,6 +742,7 @@ void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, un
                ((f & TOMP_TF_MERGEABLE) && included ? TOMP_TASK_MERGED : 0);
   x->t.fn = fn;
   x->t.data = data;
+  x->arg_size = arg_size32(arg_size);
   x->t.taskgroup = p->taskgroup;
   x->t.in_final = included || (f & TOMP_TF_FINAL);
   x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;

@@ -100,9 +100,11 @@ typedef struct tomp_xtask {
   uint8_t hold;                 /* undeferred: the encountering thread runs and frees it */
   uint8_t detached;             /* has an event (detach clause) */
   uint8_t has_mutex;            /* has mutexinoutset dependences */
+  uint8_t ompt_body_reported;   /* OMPT, detachable: the body's end event has been delivered */
   uint16_t cls;                 /* allocation size class, 0 = plain malloc */
   struct task_ctx *owner;       /* free list the block returns to (task.c) */
   uint32_t ndeps;
+  uint32_t arg_size;            /* bytes at t.data: the task's argument block (OMPT) */
   tomp_depnode_t *deps;
   struct tomp_xtask **succ;     /* successors (team lock) */
   uint32_t nsucc, capsucc;
@@ -168,8 +170,12 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) TOMP_HIDDEN
 /* The common undeferred case, short-cut: no dependences, no detach, no copy function and
  * the argument block used in place.  flags are TOMP_TF_*; the caller has checked that the
  * task must or may run at once (tomp_task_runs_at_once). */
-void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data,
+void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
                           unsigned flags) TOMP_HIDDEN;
+/* ompt_get_task_memory: the argument block of explicit task t (its firstprivate copy, or for
+ * a task run in place the encountering task's block); false for other tasks.  Reads only
+ * fields set before the task runs: async-signal-safe on the task's own thread. */
+bool tomp_task_memory(const tomp_task_t *t, void **addr, size_t *size) TOMP_HIDDEN;
 
 /* Would a task without dependences or detach, created now, run at once?  It must with
  * if(0), inside a final task or outside any team; it may, and is cheaper so, when nobody

@@ -36,7 +36,7 @@ static void ompt_dependences_(tomp_xtask_t *x, const tomp_depend_t *deps, size_t
     default: d[i].dependence_type = ompt_dependence_type_inout; break;
     }
   }
-  f(&x->t.task_data, d, (int)n);
+  TOMP_OMPT_CALL(f, &x->t.task_data, d, (int)n);
   if (d != buf) free(d);
 }
 
@@ -44,10 +44,10 @@ static inline void ompt_dependences(tomp_xtask_t *x, const tomp_depend_t *deps, 
   if (tomp_ompt_on()) ompt_dependences_(x, deps, n);
 }
 
-/* OMPT: an edge between two sibling tasks (a taskwait-with-depend stand-in is no task: it
- * has no task_data the tool has seen, so its edges are not reported) */
+/* OMPT: an edge between two sibling tasks; the successor may be the stand-in of a
+ * `taskwait depend` (announced as a task with the ompt_task_taskwait flag) */
 static inline void ompt_task_dependence(tomp_xtask_t *pred, tomp_xtask_t *succ) {
-  if (tomp_ompt_on() && succ->t.fn)
+  if (tomp_ompt_on())
     TOMP_OMPT_EMIT(task_dependence, &pred->t.task_data, &succ->t.task_data);
 }
 

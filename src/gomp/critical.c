@@ -14,14 +14,14 @@ static uint32_t atomic_word __attribute__((aligned(TOMP_CACHELINE)));
 _Static_assert(sizeof(void *) >= sizeof(uint32_t), "a lock word fits in the name's slot");
 
 static inline void enter(tomp_thread_t *thr, uint32_t *w, int kind, int state) {
-  if (tomp_unlikely(tomp_ompt_enabled)) tomp_ev_mutex_acquire(thr, kind, 0, w);
+  if (tomp_unlikely(TOMP_OMPT_ENABLED())) tomp_ev_mutex_acquire(thr, kind, 0, w);
   tomp_lockword_acquire(w, state);
-  if (tomp_unlikely(tomp_ompt_enabled)) tomp_ev_mutex_acquired(thr, kind, w);
+  if (tomp_unlikely(TOMP_OMPT_ENABLED())) tomp_ev_mutex_acquired(thr, kind, w);
 }
 
 static inline void leave(tomp_thread_t *thr, uint32_t *w, int kind) {
   tomp_lockword_release(w);
-  if (tomp_unlikely(tomp_ompt_enabled)) tomp_ev_mutex_released(thr, kind, w);
+  if (tomp_unlikely(TOMP_OMPT_ENABLED())) tomp_ev_mutex_released(thr, kind, w);
 }
 
 /* Entry points record the user's return address first (TOMP_ENTRY). */

@@ -69,7 +69,7 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                 ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
   if (!cpyfn && !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)) &&
       tomp_task_runs_at_once(thr, tf)) {
-    tomp_task_undeferred(thr, fn, data, tf);
+    tomp_task_undeferred(thr, fn, data, arg_size > 0 ? (size_t)arg_size : 0, tf);
     return;
   }
   tomp_task_spec_t s = {0};

@@ -24,16 +24,32 @@ ompt_data_t *tomp_ompt_parallel_data_of(tomp_task_t *task) {
 }
 
 void tomp_ompt_thread_begin_(tomp_thread_t *thr) {
-  if (thr->ompt_type == ompt_thread_worker) tomp_ompt_worker_registered_(thr);
-  ompt_callback_thread_begin_t f = CB(thread_begin);
-  if (f) f((ompt_thread_t)thr->ompt_type, &thr->thread_data);
+  tomp_ompt_thread_registered_(thr);
+  tomp_thread_t *q = tomp_self;
+  if (tomp_ompt_call_enter(q)) {
+    /* begun only if the callback could be made: finalize ends exactly the begun threads */
+    __atomic_store_n(&thr->ompt_life, 1, __ATOMIC_RELAXED);
+    ompt_callback_thread_begin_t f = CB(thread_begin);
+    if (f) f((ompt_thread_t)thr->ompt_type, &thr->thread_data);
+  }
+  tomp_ompt_call_leave(q);
   if (thr->ompt_type == ompt_thread_initial) tomp_ompt_initial_task_(thr, ompt_scope_begin);
 }
 
+/* A thread reports its own end (worker exit or finalize request, program thread exit).  The
+ * 1 -> 2 step of ompt_life makes it exactly once: finalize takes the same step for threads
+ * that did not get here (tomp_ompt_finalize). */
 void tomp_ompt_thread_end_(tomp_thread_t *thr) {
-  if (thr->ompt_type == ompt_thread_initial) tomp_ompt_initial_task_(thr, ompt_scope_end);
-  ompt_callback_thread_end_t f = CB(thread_end);
-  if (f) f(&thr->thread_data);
+  tomp_thread_t *q = tomp_self;
+  uint32_t begun = 1;
+  if (tomp_ompt_call_enter(q) &&
+      __atomic_compare_exchange_n(&thr->ompt_life, &begun, 2, false, __ATOMIC_RELAXED,
+                                  __ATOMIC_RELAXED)) {
+    if (thr->ompt_type == ompt_thread_initial) tomp_ompt_initial_task_(thr, ompt_scope_end);
+    ompt_callback_thread_end_t f = CB(thread_end);
+    if (f) f(&thr->thread_data);
+  }
+  tomp_ompt_call_leave(q);
 }
 
 /* OpenMP 5.2 sec. 12.8: an initial task reports actual_parallelism 1 and index 1.  The spec
@@ -44,7 +60,7 @@ void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   if (ep == ompt_scope_end && thr->ompt_single) tomp_ompt_single_flush_(thr);
   ompt_callback_implicit_task_t f = CB(implicit_task);
   if (f)
-    f(ep, &thr->ompt_implicit_parallel_data, &thr->initial_task.task_data, 1, 1,
+    TOMP_OMPT_CALL(f, ep, &thr->ompt_implicit_parallel_data, &thr->initial_task.task_data, 1, 1,
       ompt_task_initial);
 }
 
@@ -56,7 +72,7 @@ void tomp_ompt_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) 
   thr->ompt_requested = 0;
   team->ompt_flags = flags;
   ompt_callback_parallel_begin_t f = CB(parallel_begin);
-  if (f) f(&ptask->task_data, &ptask->frame, &team->parallel_data, req, flags, team->codeptr);
+  if (f) TOMP_OMPT_CALL(f, &ptask->task_data, &ptask->frame, &team->parallel_data, req, flags, team->codeptr);
 }
 
 void tomp_ompt_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
@@ -64,7 +80,7 @@ void tomp_ompt_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   ompt_callback_implicit_task_t f = CB(implicit_task);
   tomp_team_t *team = thr->team;
   if (f)
-    f(ep, ep == ompt_scope_begin ? &team->parallel_data : NULL, &thr->task->task_data,
+    TOMP_OMPT_CALL(f, ep, ep == ompt_scope_begin ? &team->parallel_data : NULL, &thr->task->task_data,
       team->nthreads, thr->tid, ompt_task_implicit);
   if (ep == ompt_scope_begin && team->ws_initial) tomp_ompt_ws_initial(thr);
 }
@@ -76,7 +92,7 @@ void tomp_ompt_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) 
   (void)thr;
   for (unsigned i = 1; i < team->nthreads; i++) tomp_worker_wait_idle(team->threads[i]);
   ompt_callback_parallel_end_t f = CB(parallel_end);
-  if (f) f(&team->parallel_data, &ptask->task_data, team->ompt_flags, team->codeptr);
+  if (f) TOMP_OMPT_CALL(f, &team->parallel_data, &ptask->task_data, team->ompt_flags, team->codeptr);
 }
 
 static ompt_sync_region_t sync_kind(int state) {
@@ -100,7 +116,7 @@ void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
   ompt_callback_sync_region_t f = wait ? CB(sync_region_wait) : CB(sync_region);
   if (!f) return;
   tomp_task_t *task = thr->task;
-  f(sync_kind(state), ep, tomp_ompt_parallel_data_of(task), &task->task_data, codeptr);
+  TOMP_OMPT_CALL(f, sync_kind(state), ep, tomp_ompt_parallel_data_of(task), &task->task_data, codeptr);
 }
 
 /* A barrier outside any parallel region binds to the initial task's implicit parallel

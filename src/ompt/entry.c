@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ompt-events.h"
+#include "task.h"
 
 /* What ompt_set_callback answers, per event, for gcc-compiled programs: `always` where every
  * occurrence of the event reaches tomp, `sometimes(_paired)` where gcc inlines some of them,
@@ -49,8 +50,8 @@ static const unsigned char support[TOMP_OMPT_NSLOTS] = {
     [ompt_callback_lock_init] = ompt_set_always,
     [ompt_callback_lock_destroy] = ompt_set_always,
     [ompt_callback_nest_lock] = ompt_set_always,
-    /* cancellable barriers that observe a cancellation report no cancel-detected event */
-    [ompt_callback_cancel] = ompt_set_sometimes,
+    /* every cancel, cancellation point and cancellable barrier reaches tomp */
+    [ompt_callback_cancel] = ompt_set_always,
     /* gcc combines most reductions inline; only task reductions reach tomp */
     [ompt_callback_reduction] = ompt_set_sometimes_paired,
     [ompt_callback_error] = ompt_set_always,
@@ -272,11 +273,19 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
   return 2;
 }
 
-/* Tasks of gcc binaries keep their data in blocks tomp does not describe yet. */
+/* OpenMP 5.2 sec. 19.6.1.14: block `block` of the current task's memory; the result says
+ * whether more blocks follow.  An explicit task has one block, its argument block (gcc's
+ * struct of firstprivate values and pointers to shared ones, which tomp copies into the task
+ * allocation for a deferred task); implicit and initial tasks, and tasks without arguments,
+ * have none: size 0.  Always 0: there is never a block after block 0. */
 static int get_task_memory(void **addr, size_t *size, int block) {
-  (void)addr;
-  (void)size;
-  (void)block;
+  void *a = NULL;
+  size_t n = 0;
+  tomp_thread_t *thr = tomp_self;
+  if (block == 0 && thr && tomp_task_memory(thr->task, &a, &n)) {
+    if (addr) *addr = a;
+  }
+  if (size) *size = n;
   return 0;
 }
 

@@ -34,7 +34,7 @@ void tomp_ompt_single_flush_(tomp_thread_t *thr) {
   thr->ompt_single = NULL;
   ompt_callback_work_t f = CB(work);
   if (f)
-    f(ompt_work_single_executor, ompt_scope_end, tomp_ompt_parallel_data_of(t), &t->task_data,
+    TOMP_OMPT_CALL(f, ompt_work_single_executor, ompt_scope_end, tomp_ompt_parallel_data_of(t), &t->task_data,
       1, thr->ompt_single_ra);
 }
 
@@ -44,7 +44,7 @@ void tomp_ompt_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep, u
   ompt_callback_work_t f = CB(work);
   if (!f) return;
   tomp_task_t *t = thr->task;
-  f((ompt_work_t)wstype, ep, tomp_ompt_parallel_data_of(t), &t->task_data, count, ra_of(thr));
+  TOMP_OMPT_CALL(f, (ompt_work_t)wstype, ep, tomp_ompt_parallel_data_of(t), &t->task_data, count, ra_of(thr));
 }
 
 /* executor: the thread runs the block; deferred_end: its end is reported later (see top). */
@@ -70,7 +70,7 @@ void tomp_ompt_dispatch_chunk_(tomp_thread_t *thr, int kind, uint64_t start, uin
   ompt_dispatch_chunk_t c = {start, iterations};
   ompt_data_t inst = {.ptr = &c};
   tomp_task_t *t = thr->task;
-  f(tomp_ompt_parallel_data_of(t), &t->task_data, (ompt_dispatch_t)kind, inst);
+  TOMP_OMPT_CALL(f, tomp_ompt_parallel_data_of(t), &t->task_data, (ompt_dispatch_t)kind, inst);
 }
 
 /* gcc gives no address for a section's block: instance.value is the section's number, 1 for
@@ -80,7 +80,7 @@ void tomp_ompt_dispatch_section_(tomp_thread_t *thr, uint64_t number) {
   if (!f) return;
   ompt_data_t inst = {.value = number};
   tomp_task_t *t = thr->task;
-  f(tomp_ompt_parallel_data_of(t), &t->task_data, ompt_dispatch_section, inst);
+  TOMP_OMPT_CALL(f, tomp_ompt_parallel_data_of(t), &t->task_data, ompt_dispatch_section, inst);
 }
 
 /* ---- synchronisation regions of tasks ---------------------------------------------------- */
@@ -92,7 +92,7 @@ void tomp_ompt_sync_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep) {
     ompt_callback_sync_region_t f = CB(reduction);
     tomp_task_t *t = thr->task;
     if (f)
-      f(ompt_sync_region_reduction, ep, tomp_ompt_parallel_data_of(t), &t->task_data, ra_of(thr));
+      TOMP_OMPT_CALL(f, ompt_sync_region_reduction, ep, tomp_ompt_parallel_data_of(t), &t->task_data, ra_of(thr));
     return;
   }
   const void *ra = ra_of(thr);
@@ -114,7 +114,7 @@ void tomp_ompt_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t
   task->task_data.value = 0;
   ompt_callback_task_create_t f = CB(task_create);
   if (f)
-    f(parent ? &parent->task_data : NULL, parent ? &parent->frame : NULL, &task->task_data,
+    TOMP_OMPT_CALL(f, parent ? &parent->task_data : NULL, parent ? &parent->frame : NULL, &task->task_data,
       (int)(task->flags & TASK_FLAG_MASK), has_deps, ra_of(thr));
   if (thr->ompt_chunk_pending) {
     /* a taskloop's task: the chunk it will execute, reported in the encountering task */
@@ -123,7 +123,7 @@ void tomp_ompt_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t
     if (d) {
       ompt_dispatch_chunk_t c = {thr->ompt_chunk[0], thr->ompt_chunk[1]};
       ompt_data_t inst = {.ptr = &c};
-      d(tomp_ompt_parallel_data_of(task), &task->task_data, ompt_dispatch_taskloop_chunk, inst);
+      TOMP_OMPT_CALL(d, tomp_ompt_parallel_data_of(task), &task->task_data, ompt_dispatch_taskloop_chunk, inst);
     }
   }
 }
@@ -131,7 +131,7 @@ void tomp_ompt_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t
 void tomp_ompt_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) {
   ompt_callback_task_schedule_t f = CB(task_schedule);
   if (f)
-    f(prior ? &prior->task_data : NULL, (ompt_task_status_t)status,
+    TOMP_OMPT_CALL(f, prior ? &prior->task_data : NULL, (ompt_task_status_t)status,
       next ? &next->task_data : NULL);
 }
 
@@ -147,42 +147,55 @@ void tomp_ompt_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint, co
   switch (which) {
   case TOMP_OMPT_ACQUIRE: {
     ompt_callback_mutex_acquire_t f = CB(mutex_acquire);
-    if (f) f((ompt_mutex_t)kind, hint, (unsigned)impl_of(kind), w, ra);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, hint, (unsigned)impl_of(kind), w, ra);
     break;
   }
   case TOMP_OMPT_ACQUIRED: {
     ompt_callback_mutex_t f = CB(mutex_acquired);
-    if (f) f((ompt_mutex_t)kind, w, ra);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, w, ra);
     break;
   }
   case TOMP_OMPT_RELEASED: {
     ompt_callback_mutex_t f = CB(mutex_released);
-    if (f) f((ompt_mutex_t)kind, w, ra);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, w, ra);
     break;
   }
   case TOMP_OMPT_LOCK_INIT: {
     ompt_callback_mutex_acquire_t f = CB(lock_init);
-    if (f) f((ompt_mutex_t)kind, hint, (unsigned)impl_of(kind), w, ra);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, hint, (unsigned)impl_of(kind), w, ra);
     break;
   }
   case TOMP_OMPT_LOCK_DESTROY: {
     ompt_callback_mutex_t f = CB(lock_destroy);
-    if (f) f((ompt_mutex_t)kind, w, ra);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, w, ra);
     break;
   }
   default: {
     ompt_callback_nest_lock_t f = CB(nest_lock);
-    if (f) f(which == TOMP_OMPT_NEST_BEGIN ? ompt_scope_begin : ompt_scope_end, w, ra);
+    if (f) TOMP_OMPT_CALL(f, which == TOMP_OMPT_NEST_BEGIN ? ompt_scope_begin : ompt_scope_end, w, ra);
     break;
   }
   }
+}
+
+/* ---- doacross ------------------------------------------------------------------------------- */
+
+void tomp_ompt_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned n) {
+  ompt_callback_dependences_t f = CB(dependences);
+  if (!f) return;
+  ompt_dependence_t deps[n];
+  for (unsigned i = 0; i < n; i++) {
+    deps[i].variable.value = v[i];
+    deps[i].dependence_type = (ompt_dependence_type_t)type;
+  }
+  TOMP_OMPT_CALL(f, &thr->task->task_data, deps, (int)n);
 }
 
 /* ---- cancellation, errors, target ---------------------------------------------------------- */
 
 void tomp_ompt_cancel_(tomp_thread_t *thr, int flags) {
   ompt_callback_cancel_t f = CB(cancel);
-  if (f) f(&thr->task->task_data, flags, ra_of(thr));
+  if (f) TOMP_OMPT_CALL(f, &thr->task->task_data, flags, ra_of(thr));
 }
 
 void tomp_ompt_error_(tomp_thread_t *thr, int severity, const char *msg, size_t len) {
@@ -190,7 +203,7 @@ void tomp_ompt_error_(tomp_thread_t *thr, int severity, const char *msg, size_t 
   if (!f) return;
   if (msg && len == (size_t)-1) len = strlen(msg);
   if (!msg) len = 0;
-  f((ompt_severity_t)severity, msg, len, ra_of(thr));
+  TOMP_OMPT_CALL(f, (ompt_severity_t)severity, msg, len, ra_of(thr));
 }
 
 /* A target construct run on the host (tomp has no devices): device_num is the initial device,
@@ -205,9 +218,9 @@ void tomp_ompt_target_(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep, t
     r->id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
   }
   ompt_callback_target_emi_t fe = CB(target_emi);
-  if (fe) fe((ompt_target_t)kind, ep, 0, &task->task_data, NULL, &r->data, ra);
+  if (fe) TOMP_OMPT_CALL(fe, (ompt_target_t)kind, ep, 0, &task->task_data, NULL, &r->data, ra);
   ompt_callback_target_t f = CB(target);
-  if (f) f((ompt_target_t)kind, ep, 0, &task->task_data, r->id, ra);
+  if (f) TOMP_OMPT_CALL(f, (ompt_target_t)kind, ep, 0, &task->task_data, r->id, ra);
 }
 
 void tomp_ompt_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
@@ -216,10 +229,10 @@ void tomp_ompt_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t
   if (ep == ompt_scope_begin) {
     pdata->value = 0;
     ompt_callback_parallel_begin_t f = CB(parallel_begin);
-    if (f) f(&enc->task_data, &enc->frame, pdata, nteams, flags, ra_of(thr));
+    if (f) TOMP_OMPT_CALL(f, &enc->task_data, &enc->frame, pdata, nteams, flags, ra_of(thr));
   } else {
     ompt_callback_parallel_end_t f = CB(parallel_end);
-    if (f) f(pdata, &enc->task_data, flags, ra_of(thr));
+    if (f) TOMP_OMPT_CALL(f, pdata, &enc->task_data, flags, ra_of(thr));
   }
 }
 
@@ -227,5 +240,5 @@ void tomp_ompt_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t
  * (tool compatibility with LLVM's libomp; Archer dereferences it). */
 void tomp_ompt_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt, unsigned index) {
   ompt_callback_implicit_task_t f = CB(implicit_task);
-  if (f) f(ep, &rt->parallel_data, &rt->task.task_data, rt->size, index, ompt_task_initial);
+  if (f) TOMP_OMPT_CALL(f, ep, &rt->parallel_data, &rt->task.task_data, rt->size, index, ompt_task_initial);
 }

@@ -16,8 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <linux/membarrier.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ompt-events.h"
 #include "omp.h"
@@ -30,7 +33,8 @@ static int finalize_started;
 static FILE *vlog;
 static pthread_key_t initial_key;
 static tomp_thread_t *main_thr;
-static tomp_thread_t *workers; /* every worker that reported thread_begin */
+static tomp_thread_t *threads; /* every thread that reached thread_begin (ompt_next) */
+int tomp_ompt_fence;
 
 /* tomp's own ompt_start_tool: found only when no tool defines one.  Exported (OMP_5.0) and
  * weak, so a tool linked statically with tomp, or any definition earlier in the dynamic
@@ -144,6 +148,13 @@ static ompt_start_tool_result_t *search_libraries(void) {
   return r;
 }
 
+/* The membarrier that pairs with tomp_ompt_call_enter's compiler fence: after it, every
+ * thread either has its ompt_in_cb increment visible here or sees tomp_ompt_enabled == 0. */
+static void membarrier_setup(void) {
+  if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
+    tomp_ompt_fence = 1;
+}
+
 static void initial_thread_exit(void *p) {
   tomp_thread_t *thr = p;
   if (tomp_ompt_on()) tomp_ompt_thread_end_(thr);
@@ -154,6 +165,11 @@ static void finalize_at_exit(void) { tomp_ompt_finalize(); }
 void tomp_ompt_init(void) {
   open_verbose_log();
   vlogf("----- tomp: tool initialization -----");
+#ifdef TOMP_NO_OMPT
+  vlogf("tomp was built with NO_OMPT=1: no tool support, not looking for a tool");
+  close_verbose_log();
+  return;
+#endif
   const char *v = getenv("OMP_TOOL");
   char buf[64];
   if (v) {
@@ -199,6 +215,7 @@ void tomp_ompt_init(void) {
   vlogf("----- tomp: end of tool initialization -----");
   close_verbose_log();
   tool_initialized = 1;
+  membarrier_setup();
   pthread_key_create(&initial_key, initial_thread_exit);
   atexit(finalize_at_exit);
   main_thr = tomp_self;
@@ -212,10 +229,10 @@ void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) {
   pthread_setspecific(initial_key, thr);
 }
 
-void tomp_ompt_worker_registered_(tomp_thread_t *thr) {
-  tomp_thread_t *head = __atomic_load_n(&workers, __ATOMIC_ACQUIRE);
+void tomp_ompt_thread_registered_(tomp_thread_t *thr) {
+  tomp_thread_t *head = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
   do thr->ompt_next = head;
-  while (!__atomic_compare_exchange_n(&workers, &head, thr, true, __ATOMIC_ACQ_REL,
+  while (!__atomic_compare_exchange_n(&threads, &head, thr, true, __ATOMIC_ACQ_REL,
                                       __ATOMIC_ACQUIRE));
 }
 
@@ -225,25 +242,69 @@ static double now(void) {
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Parked workers report thread_end on their own threads (the callback must run there);
- * a worker busy in a region cannot, and is skipped. */
-static void workers_report_end(void) {
-  tomp_thread_t *list = __atomic_load_n(&workers, __ATOMIC_ACQUIRE);
-  for (tomp_thread_t *w = list; w; w = w->ompt_next) tomp_worker_request_thread_end(w);
+/* Parked workers report thread_end on their own threads (the callback should run there). */
+static void workers_report_end(tomp_thread_t *list) {
+  for (tomp_thread_t *w = list; w; w = w->ompt_next)
+    if (w->ompt_type == ompt_thread_worker) tomp_worker_request_thread_end(w);
   double limit = now() + 2.0;
   for (tomp_thread_t *w = list; w; w = w->ompt_next)
     while (__atomic_load_n(&w->ompt_end_req, __ATOMIC_ACQUIRE) && now() < limit) sched_yield();
 }
 
+/* Callbacks in flight on other threads finish before the tool is finalized.  Bounded: a
+ * callback that blocks (or waits for this thread) must not hang the process at exit. */
+static void quiesce(tomp_thread_t *list, tomp_thread_t *self) {
+  if (!tomp_ompt_fence && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
+    tomp_warn("OMPT: membarrier failed; a callback may still start during finalization");
+  double limit = now() + 10.0;
+  for (tomp_thread_t *t = list; t; t = t->ompt_next) {
+    if (t == self) continue; /* a callback of ours may be what called ompt_finalize_tool */
+    while (__atomic_load_n(&t->ompt_in_cb, __ATOMIC_SEQ_CST)) {
+      if (now() > limit) {
+        tomp_warn("OMPT: a tool callback still runs on another thread after 10 s; "
+                  "finalizing the tool anyway");
+        return;
+      }
+      sched_yield();
+    }
+  }
+}
+
+/* thread_end for t, made on the finalizing thread: t is busy in a region (or exited its
+ * region through exit()) and cannot make it itself; thread_data identifies it. */
+static void end_on_behalf(tomp_thread_t *t, ompt_callback_thread_end_t f) {
+  uint32_t begun = 1;
+  if (__atomic_compare_exchange_n(&t->ompt_life, &begun, 2, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_RELAXED) && f)
+    f(&t->thread_data);
+}
+
+/* Order: parked workers end themselves; events stop (no callback starts once tomp_ompt_enabled
+ * is 0) and the ones in flight finish; the threads that could not end themselves get their
+ * thread_end here, the finalizing thread last (its initial task ends first if it is outside
+ * any region); then the tool's finalize.  After that tomp never calls the tool again. */
 void tomp_ompt_finalize(void) {
   if (!tool_initialized || __atomic_exchange_n(&finalize_started, 1, __ATOMIC_ACQ_REL)) return;
-  tomp_thread_t *thr = tomp_self;
-  workers_report_end();
-  if (thr && thr->ompt_type == ompt_thread_initial && !thr->team) {
-    tomp_ompt_thread_end_(thr);
-    if (thr != main_thr) pthread_setspecific(initial_key, NULL);
+  tomp_thread_t *self = tomp_self;
+  tomp_thread_t *list = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
+  workers_report_end(list);
+  ompt_callback_thread_end_t te = __atomic_load_n(&tomp_ompt_cb.cb.thread_end, __ATOMIC_RELAXED);
+  ompt_callback_implicit_task_t it =
+      __atomic_load_n(&tomp_ompt_cb.cb.implicit_task, __ATOMIC_RELAXED);
+  __atomic_store_n(&tomp_ompt_enabled, 0, __ATOMIC_SEQ_CST);
+  list = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); /* workers started meanwhile */
+  quiesce(list, self);
+  for (tomp_thread_t *t = list; t; t = t->ompt_next)
+    if (t != self) end_on_behalf(t, te);
+  if (self && __atomic_load_n(&self->ompt_life, __ATOMIC_RELAXED) == 1) {
+    if (self->ompt_type == ompt_thread_initial && !self->team && it) {
+      if (self->ompt_single) tomp_ompt_single_flush_(self);
+      it(ompt_scope_end, &self->ompt_implicit_parallel_data, &self->initial_task.task_data, 1,
+         1, ompt_task_initial);
+    }
+    end_on_behalf(self, te);
+    if (self != main_thr) pthread_setspecific(initial_key, NULL);
   }
-  __atomic_store_n(&tomp_ompt_enabled, 0, __ATOMIC_RELEASE);
   for (int i = 0; i < TOMP_OMPT_NSLOTS; i++)
     __atomic_store_n(&tomp_ompt_cb.slot[i], NULL, __ATOMIC_RELAXED);
   if (tool->finalize) tool->finalize(&tool->tool_data);
@@ -256,5 +317,8 @@ TOMP_EXPORT int omp_control_tool(int command, int modifier, void *arg) {
   if (!f) return omp_control_tool_nocallback;
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return f((uint64_t)command, (uint64_t)modifier, arg, ra);
+  int r = omp_control_tool_notool;
+  if (tomp_ompt_call_enter(thr)) r = f((uint64_t)command, (uint64_t)modifier, arg, ra);
+  tomp_ompt_call_leave(thr);
+  return r;
 }

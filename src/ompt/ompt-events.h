@@ -14,17 +14,19 @@
 #include "ompt.h"
 
 static inline bool tomp_ompt_on(void) {
-  return tomp_unlikely(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) != 0);
+  return tomp_unlikely(TOMP_OMPT_ENABLED() != 0);
 }
 
 #define TOMP_OMPT_WANT(name)                                                                       \
   (tomp_ompt_on() && __atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED) != NULL)
 
+#define TOMP_OMPT_SLOT(name) (__atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED) != NULL)
+
 #define TOMP_OMPT_EMIT(name, ...)                                                                  \
   do {                                                                                             \
     if (tomp_ompt_on()) {                                                                          \
       __typeof__(tomp_ompt_cb.cb.name) f_ = __atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED); \
-      if (f_) f_(__VA_ARGS__);                                                                     \
+      if (f_) TOMP_OMPT_CALL(f_, __VA_ARGS__);                                                     \
     }                                                                                              \
   } while (0)
 
@@ -59,7 +61,11 @@ static inline void tomp_ompt_join(tomp_thread_t *thr, tomp_team_t *team, tomp_ta
  * whose wait state is `state` (ompt_state_wait_barrier_*). */
 static inline void tomp_ompt_barrier(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
                                      bool wait, const void *codeptr) {
-  if (tomp_ompt_on()) tomp_ompt_barrier_(thr, state, ep, wait, codeptr);
+  /* the slot is tested here: a tool without sync-region callbacks pays no call (a pending
+   * single end is closed by the cold part, so it goes there too) */
+  if (tomp_ompt_on() &&
+      (thr->ompt_single || (wait ? TOMP_OMPT_SLOT(sync_region_wait) : TOMP_OMPT_SLOT(sync_region))))
+    tomp_ompt_barrier_(thr, state, ep, wait, codeptr);
 }
 
 /* The frame through which the runtime calls a task body: set just before the call, cleared

@@ -67,6 +67,37 @@ enum {
   TOMP_MUTEX_IMPL_SPIN = 2,  /* pure spinning (atomic emulation, ordered) */
 };
 
+/* Quiescence at finalization.  Every call into the tool goes through TOMP_OMPT_CALL: the
+ * calling thread counts itself in (thr->ompt_in_cb), re-reads tomp_ompt_enabled, makes the
+ * call only if it is still set, and counts itself out.  tomp_ompt_finalize clears the flag,
+ * makes sure every thread sees that (membarrier, or a sequentially consistent increment here
+ * when the kernel lacks it),
+ * then waits until no other thread is inside a callback: no callback runs after the tool's
+ * finalize, and none started before it is still running.  Only the tool-attached path pays:
+ * a thread-local store, a compiler fence and a reload. */
+extern int tomp_ompt_fence TOMP_HIDDEN; /* 1: no membarrier, use a locked increment per call */
+
+static inline bool tomp_ompt_call_enter(tomp_thread_t *t) {
+  if (tomp_unlikely(tomp_ompt_fence)) { /* store-load ordering without membarrier */
+    if (t) __atomic_add_fetch(&t->ompt_in_cb, 1, __ATOMIC_SEQ_CST);
+    return __atomic_load_n(&tomp_ompt_enabled, __ATOMIC_SEQ_CST) != 0;
+  }
+  if (t) __atomic_store_n(&t->ompt_in_cb, t->ompt_in_cb + 1, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  return __atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) != 0;
+}
+
+static inline void tomp_ompt_call_leave(tomp_thread_t *t) {
+  if (t) __atomic_store_n(&t->ompt_in_cb, t->ompt_in_cb - 1, __ATOMIC_RELEASE);
+}
+
+#define TOMP_OMPT_CALL(f, ...)                                                                     \
+  do {                                                                                             \
+    tomp_thread_t *cq_ = tomp_self;                                                                \
+    if (tomp_ompt_call_enter(cq_)) (f)(__VA_ARGS__);                                               \
+    tomp_ompt_call_leave(cq_);                                                                     \
+  } while (0)
+
 /* Lifecycle (init.c) */
 void tomp_ompt_init(void) TOMP_HIDDEN;
 void tomp_ompt_finalize(void) TOMP_HIDDEN;
@@ -85,7 +116,7 @@ void tomp_ompt_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) 
 void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
                         const void *codeptr) TOMP_HIDDEN;
 void tomp_ompt_serial_barrier_(tomp_thread_t *thr, const void *codeptr) TOMP_HIDDEN;
-void tomp_ompt_worker_registered_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ompt_thread_registered_(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) TOMP_HIDDEN;
 /* The parallel region a task binds to: its team's, or its initial thread's implicit one. */
 ompt_data_t *tomp_ompt_parallel_data_of(tomp_task_t *task) TOMP_HIDDEN;
@@ -107,6 +138,9 @@ void tomp_ompt_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next)
 void tomp_ompt_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint,
                       const void *wait_id) TOMP_HIDDEN;
 void tomp_ompt_cancel_(tomp_thread_t *thr, int flags) TOMP_HIDDEN;
+/* -- ompt3 -- doacross: dependences of the current task, n entries of type source or sink
+ * whose variable.value is the iteration vector (logical iteration numbers) */
+void tomp_ompt_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned n) TOMP_HIDDEN;
 void tomp_ompt_error_(tomp_thread_t *thr, int severity, const char *msg, size_t len) TOMP_HIDDEN;
 typedef struct tomp_ompt_target {
   ompt_data_t data;

@@ -183,11 +183,29 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
       state_name(get_state(NULL)));
 }
 
+#define MAXTHREADS 4096
+static int ended_ids[MAXTHREADS];
+
+/* A thread busy in a region when the tool is finalized gets its thread_end on the finalizing
+ * thread (tomp): thread_data is then another thread's, and this thread's own end follows. */
 static void on_thread_end(ompt_data_t *thread_data) {
   enter("thread_end");
-  if (thread_data != my_thread_data) ERROR("thread_end: thread_data differs from thread_begin's");
+  uint64_t id = thread_data->value;
+  if (id > 0 && id < MAXTHREADS && __atomic_fetch_add(&ended_ids[id], 1, __ATOMIC_RELAXED))
+    ERROR("thread_end: second thread_end for thread %" PRIu64, id);
+  if (thread_data != my_thread_data) {
+    if (id == 0 || id >= __atomic_load_n(&next_thread, __ATOMIC_RELAXED))
+      ERROR("thread_end: thread_data of no thread that began");
+    out("thread_end on behalf of thread=%" PRIu64, id);
+    __atomic_add_fetch(&threads_ended, 1, __ATOMIC_RELAXED);
+    return;
+  }
   if (thread_data->value != my_id) ERROR("thread_end: thread_data value changed");
-  if (implicit_depth) ERROR("thread_end with %d implicit task(s) not ended", implicit_depth);
+  /* finalized from inside a region (ompt_finalize_tool, exit()): its tasks never end */
+  if (implicit_depth && get_state(NULL) == ompt_state_work_parallel)
+    out("thread_end with %d implicit task(s) open: finalized inside a region", implicit_depth);
+  else if (implicit_depth)
+    ERROR("thread_end with %d implicit task(s) not ended", implicit_depth);
   out("thread_end");
   my_ended = 1;
   __atomic_add_fetch(&threads_ended, 1, __ATOMIC_RELAXED);
@@ -460,7 +478,7 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t st, ompt_dat
       st >= 1 && st <= 8 ? n[st] : "?", task_id(next));
   task_t *t = prior ? prior->ptr : NULL;
   int completes = st == ompt_task_complete || st == ompt_task_cancel ||
-                  st == ompt_task_late_fulfill;
+                  st == ompt_task_late_fulfill || st == 8 /* ompt_taskwait_complete (5.1) */;
   if (t && t->explicit_ && completes) {
     if (__atomic_add_fetch(&t->completed, 1, __ATOMIC_ACQ_REL) > 1)
       ERROR("task_schedule: task %" PRIu64 " completed twice", t->id);
@@ -496,6 +514,8 @@ static void on_dependences(ompt_data_t *tdata, const ompt_dependence_t *deps, in
     int t = deps[i].dependence_type;
     snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? "," : "",
              t >= 1 && t <= 7 ? k[t] : "?");
+    if (t == ompt_dependence_type_source || t == ompt_dependence_type_sink) /* doacross */
+      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ":%" PRIu64, deps[i].variable.value);
   }
   out("dependences task=%" PRIu64 " n=%d kinds=%s", task_id(tdata), n, buf);
 }

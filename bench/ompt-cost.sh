@@ -1,0 +1,131 @@
+#!/bin/bash
+# What OMPT costs (the requirement: no tool attached within 1% of a build without OMPT; a tool
+# that registers no callback within 3%).  Runs bench/ompbench on four configurations of tomp:
+#
+#   noompt    build-noompt/ (make NO_OMPT=1): tool support compiled out, no event site left
+#   notool    build/, no tool (the normal case: one predicted-false test per event site)
+#   nulltool  build/ + null-tool.so: a tool whose initialize registers no callback
+#   alltool   build/ + all-tool.so: every callback registered, each an empty function
+#
+#   bench/ompt-cost.sh [--reps N] [--time S] [--threads T] [--callgrind] [tests...]
+#
+# Timing: runs are interleaved (each rep runs every test on the four configurations, the
+# configuration order rotating from rep to rep) so that load from other processes spreads
+# over all of them; the table shows the median over reps of each run's ns/op and the ratio
+# to noompt.  Default: 7 reps of 0.1 s, 2 threads, every ompbench test (about 3 minutes).
+# --callgrind adds user-space instructions per operation (1 thread, deterministic: the
+# difference of -n 600 and -n 100 runs, as bench/callgrind.sh) for a few tests, the only
+# way to see sub-percent differences on a noisy machine.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+REPS=7 TIME=0.1 T=2 CG=0
+TESTS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --reps) REPS=$2; shift ;;
+    --time) TIME=$2; shift ;;
+    --threads) T=$2; shift ;;
+    --callgrind) CG=1 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -*) echo "ompt-cost.sh: unknown option $1" >&2; exit 64 ;;
+    *) TESTS+=("$1") ;;
+  esac
+  shift
+done
+
+make -s -j2 >/dev/null && make -s -j2 NO_OMPT=1 >/dev/null || { echo "ompt-cost.sh: build failed" >&2; exit 1; }
+B=$ROOT/build/bench
+mkdir -p "$B"
+BIN=$B/ompbench
+if [ ! -x "$BIN" ] || [ bench/ompbench.c -nt "$BIN" ]; then
+  gcc -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o "$BIN" bench/ompbench.c -ldl || exit 1
+fi
+gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -o "$B/null-tool.so" bench/null-tool.c &&
+gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DALL_CALLBACKS -o "$B/all-tool.so" bench/null-tool.c || exit 1
+[ ${#TESTS[@]} -eq 0 ] && mapfile -t TESTS < <($BIN -l | awk '{print $1}')
+
+CFGS=(noompt notool nulltool alltool)
+declare -A LIB=([noompt]=$ROOT/build-noompt/libtomp.so [notool]=$ROOT/build/libtomp.so
+                [nulltool]=$ROOT/build/libtomp.so [alltool]=$ROOT/build/libtomp.so)
+declare -A TOOL=([noompt]="" [notool]="" [nulltool]=$B/null-tool.so [alltool]=$B/all-tool.so)
+for c in "${CFGS[@]}"; do mkdir -p "$B/cost/$c" && ln -sfn "${LIB[$c]}" "$B/cost/$c/libgomp.so.1"; done
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+cfg_env() { # cfg -> env arguments
+  echo "LD_LIBRARY_PATH=$B/cost/$1"
+  if [ -n "${TOOL[$1]}" ]; then echo "OMP_TOOL_LIBRARIES=${TOOL[$1]}"; else echo "OMP_TOOL=disabled"; fi
+}
+
+run_one() { # cfg test
+  local out
+  mapfile -t e < <(cfg_env "$1")
+  out=$(env -u LD_PRELOAD -u OMP_TOOL -u OMP_TOOL_LIBRARIES "${e[@]}" OMP_NUM_THREADS="$T" \
+        timeout 30 "$BIN" -T "$T" -t "$TIME" "$2" 2>/dev/null) || return
+  grep -q "bound=$(readlink -f "${LIB[$1]}") " <<<"$out" || { echo "ompt-cost.sh: $2: wrong runtime for $1" >&2; return; }
+  sed -n 's/.* ns_per_op=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$TMP/$2.$1"
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {if (!NR) exit; printf "%.2f", NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+echo "ompt-cost: ${#TESTS[@]} tests x ${#CFGS[@]} configurations x $REPS reps, $T threads, ${TIME}s a run;" \
+  "load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs; tomp $(git rev-parse --short HEAD 2>/dev/null)" >&2
+for rep in $(seq 1 "$REPS"); do
+  echo "rep $rep/$REPS (load $(cut -d' ' -f1 /proc/loadavg))" >&2
+  for t in "${TESTS[@]}"; do
+    for k in 0 1 2 3; do run_one "${CFGS[$(( (k + rep) % 4 ))]}" "$t"; done
+  done
+done
+
+printf '\n%s, %s threads, median of %s interleaved runs (ns/op; ratio to noompt)\n\n' "$(date +%Y-%m-%d)" "$T" "$REPS"
+printf '| %-14s | %10s | %16s | %16s | %16s |\n' test noompt "no tool" "tool, no cbs" "tool, all cbs"
+printf '|%s|%s|%s|%s|%s|\n' "----------------" "-----------:" "-----------------:" "-----------------:" "-----------------:"
+for c in notool nulltool alltool; do : >"$TMP/ratios.$c"; done
+for t in "${TESTS[@]}"; do
+  base=$(median <"$TMP/$t.noompt" 2>/dev/null)
+  line=$(printf '| %-14s | %10s |' "$t" "${base:-n/a}")
+  for c in notool nulltool alltool; do
+    v=$(median <"$TMP/$t.$c" 2>/dev/null)
+    if [ -n "$base" ] && [ -n "$v" ]; then
+      r=$(awk -v a="$v" -v b="$base" 'BEGIN {printf "%.3f", a / b}')
+      echo "$r" >>"$TMP/ratios.$c"
+      line+=$(printf ' %9s (%s) |' "$v" "$r")
+    else
+      line+=$(printf ' %16s |' n/a)
+    fi
+  done
+  echo "$line"
+done
+line=$(printf '| %-14s | %10s |' "geometric mean" "")
+for c in notool nulltool alltool; do
+  line+=$(awk '{s += log($1); n++} END {if (n) printf " %16.3f |", exp(s / n); else printf " %16s |", "n/a"}' "$TMP/ratios.$c")
+done
+echo "$line"
+
+[ $CG = 1 ] || exit 0
+command -v valgrind >/dev/null || { echo "ompt-cost.sh: valgrind not installed: no instruction counts" >&2; exit 0; }
+ir_of() { # cfg test n -> total instructions of one 1-thread run
+  local out=$TMP/cg.out
+  mapfile -t e < <(cfg_env "$1")
+  rm -f "$out"
+  env -u LD_PRELOAD -u OMP_TOOL -u OMP_TOOL_LIBRARIES "${e[@]}" OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive \
+    timeout 300 valgrind --tool=callgrind --callgrind-out-file="$out" "$BIN" -T 1 -n "$3" "$2" \
+    >/dev/null 2>&1 || return
+  sed -n 's/^summary: *//p' "$out"
+}
+printf '\ninstructions per operation (callgrind, 1 thread, user space; +%% vs noompt)\n\n'
+printf '| %-12s | %8s | %14s | %14s | %14s |\n' test noompt "no tool" "tool, no cbs" "tool, all cbs"
+printf '|%s|%s|%s|%s|%s|\n' "--------------" "---------:" "---------------:" "---------------:" "---------------:"
+for t in parallel barrier dynamic_1 critical lock task_master taskwait; do
+  declare -A IR=()
+  for c in "${CFGS[@]}"; do
+    a=$(ir_of "$c" "$t" 100) b=$(ir_of "$c" "$t" 600)
+    IR[$c]=$([ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN {printf "%.0f", (b - a) / 500}')
+  done
+  line=$(printf '| %-12s | %8s |' "$t" "${IR[noompt]:-n/a}")
+  for c in notool nulltool alltool; do
+    line+=$(awk -v v="${IR[$c]}" -v b="${IR[noompt]}" 'BEGIN {if (v > 0 && b > 0) printf " %6d (%+5.1f%%) |", v, 100 * (v - b) / b; else printf " %14s |", "n/a"}')
+  done
+  echo "$line"
+done
