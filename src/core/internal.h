@@ -356,10 +356,25 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
   }
 }
 
-#define TOMP_ENTRY(thr)                                                                            \
+#define TOMP_ENTRY(thr) TOMP_ENTRY_AT(thr, TOMP_CODEPTR(), __builtin_frame_address(0))
+/* The same for a function that works on behalf of an entry point, given that entry point's
+ * return address and frame (see TOMP_TOOL_PATH). */
+#define TOMP_ENTRY_AT(thr, ra, fp)                                                                 \
   tomp_entry_guard_t tomp_entry_guard_ __attribute__((cleanup(tomp_entry_leave_))) = {0};          \
-  if (tomp_unlikely(TOMP_OMPT_ENABLED()))                                                          \
-  tomp_entry_enter_((thr), &tomp_entry_guard_, TOMP_CODEPTR(), __builtin_frame_address(0))
+  if (tomp_unlikely(TOMP_OMPT_ENABLED())) tomp_entry_enter_((thr), &tomp_entry_guard_, (ra), (fp))
+
+/* The hottest entry points (locks, critical, atomic) are split in two.  Their first statement
+ * is TOMP_TOOL_PATH(fn, args...): with a tool attached it returns fn(ra, fp, args...), an
+ * out-of-line twin that opens with TOMP_ENTRY_AT(thr, ra, fp) and emits the events; without
+ * one, the rest of the entry point runs with no OMPT code at all, so the no-tool cost is
+ * that one predicted branch.  fp stays right even if the compiler makes the call a tail
+ * call: the twin's frame then takes the entry point's place at the same address. */
+#define TOMP_TOOL_PATH(fn, ...)                                                                    \
+  do {                                                                                             \
+    if (tomp_unlikely(TOMP_OMPT_ENABLED()))                                                        \
+      return fn(TOMP_CODEPTR(), __builtin_frame_address(0), ##__VA_ARGS__);                        \
+  } while (0)
+#define TOMP_TOOL_TWIN __attribute__((noinline, cold))
 
 static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {
   thr->wait_id = wait_id;

@@ -152,33 +152,52 @@ TOMP_EXPORT void omp_destroy_lock(omp_lock_t *lock) {
   tomp_store_rel(lw(lock), 0);
 }
 
-TOMP_EXPORT void omp_set_lock(omp_lock_t *lock) {
+/* set, unset and test are split (TOMP_TOOL_PATH): the *_tool twins run when a tool is
+ * attached; without one the entry point is the lock word's own fast path. */
+static TOMP_TOOL_TWIN void set_lock_tool(const void *ra, void *fp, omp_lock_t *lock) {
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  EV(tomp_ev_mutex_acquire(thr, TOMP_MUTEX_LOCK, tomp_lockword_hint(lw(lock)), lock));
+  TOMP_ENTRY_AT(thr, ra, fp);
+  tomp_ev_mutex_acquire(thr, TOMP_MUTEX_LOCK, tomp_lockword_hint(lw(lock)), lock);
   tomp_lockword_acquire(lw(lock), ompt_state_wait_lock);
-  EV(tomp_ev_mutex_acquired(thr, TOMP_MUTEX_LOCK, lock));
+  tomp_ev_mutex_acquired(thr, TOMP_MUTEX_LOCK, lock);
+}
+
+TOMP_EXPORT void omp_set_lock(omp_lock_t *lock) {
+  TOMP_TOOL_PATH(set_lock_tool, lock);
+  tomp_lockword_acquire(lw(lock), ompt_state_wait_lock);
+}
+
+static void unset_unheld(void) {
+  static int warned;
+  warn_once(&warned, "omp_unset_lock: the lock is not set (call ignored)");
+}
+
+static TOMP_TOOL_TWIN void unset_lock_tool(const void *ra, void *fp, omp_lock_t *lock) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  if (tomp_unlikely(!tomp_lockword_held(lw(lock)))) return unset_unheld();
+  tomp_lockword_release(lw(lock));
+  tomp_ev_mutex_released(thr, TOMP_MUTEX_LOCK, lock);
 }
 
 TOMP_EXPORT void omp_unset_lock(omp_lock_t *lock) {
-  static int warned;
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  if (tomp_unlikely(!tomp_lockword_held(lw(lock)))) {
-    warn_once(&warned, "omp_unset_lock: the lock is not set (call ignored)");
-    return;
-  }
+  TOMP_TOOL_PATH(unset_lock_tool, lock);
+  if (tomp_unlikely(!tomp_lockword_held(lw(lock)))) return unset_unheld();
   tomp_lockword_release(lw(lock));
-  EV(tomp_ev_mutex_released(thr, TOMP_MUTEX_LOCK, lock));
+}
+
+static TOMP_TOOL_TWIN int test_lock_tool(const void *ra, void *fp, omp_lock_t *lock) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  tomp_ev_mutex_acquire(thr, TOMP_MUTEX_TEST_LOCK, tomp_lockword_hint(lw(lock)), lock);
+  if (!tomp_lockword_try(lw(lock))) return 0;
+  tomp_ev_mutex_acquired(thr, TOMP_MUTEX_TEST_LOCK, lock);
+  return 1;
 }
 
 TOMP_EXPORT int omp_test_lock(omp_lock_t *lock) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  EV(tomp_ev_mutex_acquire(thr, TOMP_MUTEX_TEST_LOCK, tomp_lockword_hint(lw(lock)), lock));
-  if (!tomp_lockword_try(lw(lock))) return 0;
-  EV(tomp_ev_mutex_acquired(thr, TOMP_MUTEX_TEST_LOCK, lock));
-  return 1;
+  TOMP_TOOL_PATH(test_lock_tool, lock);
+  return tomp_lockword_try(lw(lock));
 }
 
 /* ---- nestable locks (OpenMP 3.0: owned by tasks) ------------------------------------------- */

@@ -13,29 +13,33 @@ static uint32_t atomic_word __attribute__((aligned(TOMP_CACHELINE)));
 
 _Static_assert(sizeof(void *) >= sizeof(uint32_t), "a lock word fits in the name's slot");
 
-static inline void enter(tomp_thread_t *thr, uint32_t *w, int kind, int state) {
-  if (tomp_unlikely(TOMP_OMPT_ENABLED())) tomp_ev_mutex_acquire(thr, kind, 0, w);
+/* With a tool: the entry point's twin (TOMP_TOOL_PATH) with the guard and the events. */
+static TOMP_TOOL_TWIN void enter_tool(const void *ra, void *fp, uint32_t *w, int kind, int state) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  tomp_ev_mutex_acquire(thr, kind, 0, w);
   tomp_lockword_acquire(w, state);
-  if (tomp_unlikely(TOMP_OMPT_ENABLED())) tomp_ev_mutex_acquired(thr, kind, w);
+  tomp_ev_mutex_acquired(thr, kind, w);
 }
 
-static inline void leave(tomp_thread_t *thr, uint32_t *w, int kind) {
+static TOMP_TOOL_TWIN void leave_tool(const void *ra, void *fp, uint32_t *w, int kind) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
   tomp_lockword_release(w);
-  if (tomp_unlikely(TOMP_OMPT_ENABLED())) tomp_ev_mutex_released(thr, kind, w);
+  tomp_ev_mutex_released(thr, kind, w);
 }
 
-/* Entry points record the user's return address first (TOMP_ENTRY). */
+/* Without one, a critical section is the lock word alone (a waiter's state is set in the
+ * lock's slow path). */
 #define ENTER(w, kind, state)                                                                      \
   do {                                                                                             \
-    tomp_thread_t *thr = tomp_thread();                                                            \
-    TOMP_ENTRY(thr);                                                                               \
-    enter(thr, w, kind, state);                                                                    \
+    TOMP_TOOL_PATH(enter_tool, w, kind, state);                                                    \
+    tomp_lockword_acquire(w, state);                                                               \
   } while (0)
 #define LEAVE(w, kind)                                                                             \
   do {                                                                                             \
-    tomp_thread_t *thr = tomp_thread();                                                            \
-    TOMP_ENTRY(thr);                                                                               \
-    leave(thr, w, kind);                                                                           \
+    TOMP_TOOL_PATH(leave_tool, w, kind);                                                           \
+    tomp_lockword_release(w);                                                                      \
   } while (0)
 
 TOMP_EXPORT void GOMP_critical_start(void) {
