@@ -27,14 +27,21 @@ TOMP_EXPORT void GOMP_parallel_end(void) {
   tomp_join();
 }
 
-TOMP_EXPORT void GOMP_barrier(void) {
+/* With a tool attached (TOMP_TOOL_PATH): the entry guard, and a team-less barrier's events. */
+static TOMP_TOOL_TWIN void barrier_tool(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_ENTRY_AT(thr, ra, fp);
   if (!thr->team) {
     if (tomp_ompt_on()) tomp_ompt_serial_barrier_(thr, thr->codeptr);
     return;
   }
   tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, false);
+}
+
+TOMP_EXPORT void GOMP_barrier(void) {
+  TOMP_TOOL_PATH(barrier_tool);
+  tomp_thread_t *thr = tomp_thread();
+  if (thr->team) tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, false);
 }
 
 /* A barrier in a region that may be cancelled: true if the region is (or becomes)
