@@ -170,6 +170,9 @@ typedef struct tomp_team {
   unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */
   /* -- compat -- */
   uint32_t *cg_busy;            /* the contention group's counter (its initial task's cg_busy) */
+  /* -- collector -- */
+  uint64_t coll_prid;           /* Collector API region id; 0 until a session needs one */
+  /* -- end collector -- */
 } tomp_team_t;
 
 /* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is no longer used
@@ -217,6 +220,9 @@ typedef struct tomp_thread {
   uint64_t ompt_chunk[2];   /* taskloop: chunk (start, iterations) of the task being created */
   bool ompt_chunk_pending;
   /* -- end ompt2 -- */
+  /* -- collector -- */
+  tomp_team_t *coll_forking;    /* the team whose OMP_EVENT_FORK this thread is delivering */
+  /* -- end collector -- */
 } tomp_thread_t;
 
 /* -- ompt2 -- An initial task that is not an initial thread's own (a host teams region's
@@ -309,6 +315,11 @@ void tomp_pool_release_idle(tomp_thread_t *thr) TOMP_HIDDEN; /* thread.c */
 
 /* Nonzero once a tool's initialize returned 1.  The one branch the no-tool path pays. */
 extern int tomp_ompt_enabled TOMP_HIDDEN;
+/* -- collector -- which tools tomp_ompt_enabled says are active: an OMPT tool, a Collector API
+ * session (src/collector).  Set and cleared with atomic or/and; event sites test the word. */
+#define TOMP_TOOL_OMPT 1
+#define TOMP_TOOL_COLLECTOR 2
+/* -- end collector -- */
 
 #define TOMP_CODEPTR() __builtin_return_address(0)
 

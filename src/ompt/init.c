@@ -202,17 +202,19 @@ void tomp_ompt_init(void) {
   pthread_key_create(&initial_key, initial_thread_exit);
   atexit(finalize_at_exit);
   main_thr = tomp_self;
-  __atomic_store_n(&tomp_ompt_enabled, 1, __ATOMIC_RELEASE);
+  __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
   if (main_thr) tomp_ompt_thread_begin_(main_thr);
 }
 
 /* An initial thread the program created: it reports thread_end when it exits. */
 void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) {
+  if (!tool_initialized) return; /* tools word set by a Collector API session only */
   tomp_ompt_thread_begin_(thr);
   pthread_setspecific(initial_key, thr);
 }
 
 void tomp_ompt_worker_registered_(tomp_thread_t *thr) {
+  if (!tool_initialized) return;
   tomp_thread_t *head = __atomic_load_n(&workers, __ATOMIC_ACQUIRE);
   do thr->ompt_next = head;
   while (!__atomic_compare_exchange_n(&workers, &head, thr, true, __ATOMIC_ACQ_REL,
@@ -243,7 +245,7 @@ void tomp_ompt_finalize(void) {
     tomp_ompt_thread_end_(thr);
     if (thr != main_thr) pthread_setspecific(initial_key, NULL);
   }
-  __atomic_store_n(&tomp_ompt_enabled, 0, __ATOMIC_RELEASE);
+  __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
   for (int i = 0; i < TOMP_OMPT_NSLOTS; i++)
     __atomic_store_n(&tomp_ompt_cb.slot[i], NULL, __ATOMIC_RELAXED);
   if (tool->finalize) tool->finalize(&tool->tool_data);
@@ -251,7 +253,8 @@ void tomp_ompt_finalize(void) {
 
 TOMP_EXPORT int omp_control_tool(int command, int modifier, void *arg) {
   const void *ra = __builtin_return_address(0);
-  if (!tomp_ompt_on()) return omp_control_tool_notool;
+  if (!(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) & TOMP_TOOL_OMPT))
+    return omp_control_tool_notool;
   ompt_callback_control_tool_t f = __atomic_load_n(&tomp_ompt_cb.cb.control_tool, __ATOMIC_RELAXED);
   if (!f) return omp_control_tool_nocallback;
   tomp_thread_t *thr = tomp_thread();

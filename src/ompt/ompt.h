@@ -85,6 +85,7 @@ void tomp_ompt_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) 
 void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
                         const void *codeptr) TOMP_HIDDEN;
 void tomp_ompt_serial_barrier_(tomp_thread_t *thr, const void *codeptr) TOMP_HIDDEN;
+void tomp_ompt_idle_(tomp_thread_t *thr, bool begin) TOMP_HIDDEN;
 void tomp_ompt_worker_registered_(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) TOMP_HIDDEN;
 /* The parallel region a task binds to: its team's, or its initial thread's implicit one. */
