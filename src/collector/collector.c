@@ -44,10 +44,9 @@ static uint64_t prid_of(tomp_team_t *team) {
   return id;
 }
 
-static int thr_state(const tomp_thread_t *thr) {
-  int st = __atomic_load_n(&thr->state, __ATOMIC_RELAXED);
+static int map_state(int st) {
   switch (st) {
-  case ompt_state_work_serial: return thr->team ? THR_WORK_STATE : THR_SERIAL_STATE;
+  case ompt_state_work_serial: return THR_SERIAL_STATE;
   case ompt_state_work_parallel: return THR_WORK_STATE;
   case ompt_state_work_reduction: return THR_REDUC_STATE;
   case ompt_state_wait_barrier:
@@ -65,6 +64,16 @@ static int thr_state(const tomp_thread_t *thr) {
   case ompt_state_idle: return THR_IDLE_STATE;
   default: return THR_OVHD_STATE; /* taskwait, taskgroup, target waits, overhead */
   }
+}
+
+/* Outside its waits, whether a thread works, is serial or idle follows from whether it is in
+ * a team, so STATE agrees with CURRENT_PRID (0 exactly when serial or idle) even in the
+ * instants where a worker has joined or left a team but not yet changed thr->state. */
+static int thr_state(const tomp_thread_t *thr) {
+  int c = map_state(__atomic_load_n(&thr->state, __ATOMIC_RELAXED));
+  if (c != THR_WORK_STATE && c != THR_SERIAL_STATE && c != THR_IDLE_STATE) return c;
+  if (!thr->team) return thr->ompt_type == ompt_thread_worker ? THR_IDLE_STATE : THR_SERIAL_STATE;
+  return c == THR_IDLE_STATE ? THR_OVHD_STATE : THR_WORK_STATE;
 }
 
 static bool has_wait_id(int cstate) {
