@@ -331,7 +331,7 @@ static void workload(int rounds, expect_t *x, int forks) {
       volatile double acc = 0;
 #pragma omp for schedule(dynamic)
       for (int i = 0; i < 200; i++)
-        for (int k = 0; k < 2000; k++) acc += k * 0.5;
+        for (int k = 0; k < 10000; k++) acc += k * 0.5;
 #pragma omp single
       x->singles++;
 #pragma omp critical
