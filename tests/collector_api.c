@@ -218,8 +218,7 @@ static long total_events(void) {
 
 static int early_ok, early_rc_seq, early_ec_seq[2], early_ec_start[2];
 
-static void early(int argc, char **argv, char **envp) {
-  (void)argc, (void)argv, (void)envp;
+static void start_session(void) {
   api = (int (*)(void *))dlsym(RTLD_DEFAULT, OMP_COLLECTOR_API);
   if (!api) return;
   msg_t m;
@@ -235,6 +234,18 @@ static void early(int argc, char **argv, char **envp) {
   early_ok = api(m.buf) == 0;
   early_ec_start[0] = ec_of(&m, a);
   early_ec_start[1] = ec_of(&m, b);
+}
+
+/* A preloaded TSan runtime initialises after .preinit_array: no instrumented code (tomp's
+ * TSan build) may run before it, so under TSan main() starts the session instead.  TSan also
+ * holds a signal back until the thread passes one of its interceptors, so a thread asleep in
+ * tomp's futex wait never runs the handler: the directed-wait checks are release-only. */
+static int under_tsan;
+static void early(int argc, char **argv, char **envp) {
+  (void)argc, (void)argv;
+  for (char **e = envp; e && *e; e++)
+    if (!strncmp(*e, "LD_PRELOAD=", 11) && strstr(*e, "libtsan")) under_tsan = 1;
+  if (!under_tsan) start_session();
 }
 __attribute__((section(".preinit_array"), used)) static void (*early_p)(int, char **,
                                                                       char **) = early;
@@ -587,6 +598,7 @@ static int control_tool_flush(void) {
 /* ---- main --------------------------------------------------------------------------------- */
 
 int main(void) {
+  if (under_tsan) start_session();
   CHECK(api != NULL);
   /* requests before START were refused; START and the batched REGISTER worked, and both
    * before tomp's own constructor ran */
@@ -647,7 +659,8 @@ int main(void) {
          state_hist[THR_LKWT_STATE], state_hist[THR_CTWT_STATE], state_hist[THR_ODWT_STATE]);
 
   /* waits, seen from the waiting thread's signal handler */
-  directed_waits();
+  if (under_tsan) printf("TSan: directed waits not checked (signals held back)\n");
+  else directed_waits();
   CHECK(sample_errors == 0);
   CHECK(__atomic_load_n(&pair_errors, __ATOMIC_RELAXED) == 0);
 
