@@ -216,7 +216,6 @@ static void clear_callbacks(void) {
 
 static void req_start(req_t *q) {
   tomp_init(); /* the collector may come before tomp's constructor */
-  tomp_thread(); /* and from a thread tomp has not seen yet */
   tomp_mutex_lock(&session_lock);
   int ec = OMP_ERRCODE_SEQUENCE_ERR;
   if (!running) {
