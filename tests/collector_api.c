@@ -259,6 +259,15 @@ typedef struct {
 static slot_t slots[4];
 static __thread slot_t *my_slot;
 static int samples, sample_errors, state_hist[THR_LAST_STATE + 1];
+static query_t bad_sample;
+
+static void check_samples(void) {
+  if (!sample_errors) return;
+  fprintf(stderr, "bad sample (%d): rc %d ec %d/%d state %d wait id %#llx region %llu\n", sample_errors,
+          bad_sample.rc, bad_sample.st_ec, bad_sample.cur_ec, bad_sample.state,
+          (unsigned long long)bad_sample.wait_id, (unsigned long long)bad_sample.cur);
+  exit(1);
+}
 
 static void on_sigprof(int sig) {
   (void)sig;
@@ -278,7 +287,10 @@ static void on_sigprof(int sig) {
       bad = 4;
     __atomic_fetch_add(&state_hist[q.state], 1, __ATOMIC_RELAXED);
   }
-  if (bad) __atomic_store_n(&sample_errors, bad, __ATOMIC_RELAXED);
+  if (bad) {
+    bad_sample = q;
+    __atomic_store_n(&sample_errors, bad, __ATOMIC_RELAXED);
+  }
   __atomic_fetch_add(&samples, 1, __ATOMIC_RELAXED);
   slot_t *s = my_slot;
   if (s) {
@@ -652,7 +664,7 @@ int main(void) {
   CHECK(aligned_fork_calls == x.forks);
   CHECK(atomic_ld == (long double)x.threads);
   check_unique_fork_ids();
-  CHECK(sample_errors == 0);
+  check_samples();
   printf("%d samples; serial %d work %d ibar %d ebar %d idle %d lkwt %d ctwt %d odwt %d\n",
          samples, state_hist[THR_SERIAL_STATE], state_hist[THR_WORK_STATE],
          state_hist[THR_IBAR_STATE], state_hist[THR_EBAR_STATE], state_hist[THR_IDLE_STATE],
@@ -661,7 +673,7 @@ int main(void) {
   /* waits, seen from the waiting thread's signal handler */
   if (under_tsan) printf("TSan: directed waits not checked (signals held back)\n");
   else directed_waits();
-  CHECK(sample_errors == 0);
+  check_samples();
   CHECK(__atomic_load_n(&pair_errors, __ATOMIC_RELAXED) == 0);
 
   /* PAUSE: nothing is delivered; a REGISTER issued meanwhile still counts */

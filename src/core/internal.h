@@ -362,6 +362,7 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
 
 static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {
   thr->wait_id = wait_id;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* collector: a signal handler seeing st sees wait_id */
   __atomic_store_n(&thr->state, st, __ATOMIC_RELAXED);
 }
 
