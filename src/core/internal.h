@@ -361,9 +361,17 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
   tomp_entry_enter_((thr), &tomp_entry_guard_, TOMP_CODEPTR(), __builtin_frame_address(0))
 
 static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {
-  thr->wait_id = wait_id;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* collector: a signal handler seeing st sees wait_id */
-  __atomic_store_n(&thr->state, st, __ATOMIC_RELAXED);
+  /* collector: a signal handler that sees a wait state sees its wait id, so the id is stored
+   * before a wait begins and cleared after it ends (wait_id is a constant at most sites) */
+  if (wait_id) {
+    thr->wait_id = wait_id;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&thr->state, st, __ATOMIC_RELAXED);
+  } else {
+    __atomic_store_n(&thr->state, st, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    thr->wait_id = 0;
+  }
 }
 
 #endif
