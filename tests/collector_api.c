@@ -10,7 +10,9 @@
  * SIGPROF while blocked on a lock, a critical section, an ordered region, an explicit and an
  * implicit barrier, and while idle are seen in the matching state with the right wait id;
  * PAUSE/RESUME, UNREGISTER, STOP (everything then refused, nothing delivered) and a second
- * session after START; a thread tomp never saw.
+ * session after START; a thread tomp never saw.  With a preloaded sanitizer runtime the
+ * session starts in main() (instrumented code cannot run before it initialises), and under
+ * TSan the directed waits are skipped (TSan holds signals back from a sleeping thread).
  * test-no-libgomp: libgomp has no __omp_collector_api
  * test-timeout: 120
  */
@@ -236,16 +238,19 @@ static void start_session(void) {
   early_ec_start[1] = ec_of(&m, b);
 }
 
-/* A preloaded TSan runtime initialises after .preinit_array: no instrumented code (tomp's
- * TSan build) may run before it, so under TSan main() starts the session instead.  TSan also
+/* A preloaded TSan or ASan runtime initialises after .preinit_array: no instrumented code
+ * (tomp's sanitizer builds) may run before it, so there main() starts the session instead.  TSan also
  * holds a signal back until the thread passes one of its interceptors, so a thread asleep in
  * tomp's futex wait never runs the handler: the directed-wait checks are release-only. */
-static int under_tsan;
+static int under_tsan, under_sanitizer;
 static void early(int argc, char **argv, char **envp) {
   (void)argc, (void)argv;
   for (char **e = envp; e && *e; e++)
-    if (!strncmp(*e, "LD_PRELOAD=", 11) && strstr(*e, "libtsan")) under_tsan = 1;
-  if (!under_tsan) start_session();
+    if (!strncmp(*e, "LD_PRELOAD=", 11)) {
+      under_tsan = strstr(*e, "libtsan") != NULL;
+      under_sanitizer = under_tsan || strstr(*e, "libasan") != NULL;
+    }
+  if (!under_sanitizer) start_session();
 }
 __attribute__((section(".preinit_array"), used)) static void (*early_p)(int, char **,
                                                                       char **) = early;
@@ -610,7 +615,7 @@ static int control_tool_flush(void) {
 /* ---- main --------------------------------------------------------------------------------- */
 
 int main(void) {
-  if (under_tsan) start_session();
+  if (under_sanitizer) start_session();
   CHECK(api != NULL);
   /* requests before START were refused; START and the batched REGISTER worked, and both
    * before tomp's own constructor ran */
