@@ -170,6 +170,9 @@ typedef struct tomp_team {
   unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */
   /* -- compat -- */
   uint32_t *cg_busy;            /* the contention group's counter (its initial task's cg_busy) */
+  /* -- collector -- */
+  uint64_t coll_prid;           /* Collector API region id; 0 until a session needs one */
+  /* -- end collector -- */
 } tomp_team_t;
 
 /* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is no longer used
@@ -221,6 +224,9 @@ typedef struct tomp_thread {
   uint32_t ompt_in_cb;      /* tool callbacks this thread is inside (finalize waits for 0) */
   uint32_t ompt_life;       /* 0: no thread_begin yet, 1: begun, 2: thread_end reported */
   /* -- end ompt3 -- */
+  /* -- collector -- */
+  tomp_team_t *coll_forking;    /* the team whose OMP_EVENT_FORK this thread is delivering */
+  /* -- end collector -- */
 } tomp_thread_t;
 
 /* -- ompt2 -- An initial task that is not an initial thread's own (a host teams region's
@@ -321,6 +327,11 @@ extern int tomp_ompt_enabled TOMP_HIDDEN;
 #define TOMP_OMPT_ENABLED() __atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED)
 #endif
 /* -- end ompt3 -- */
+/* -- collector -- which tools tomp_ompt_enabled says are active: an OMPT tool, a Collector API
+ * session (src/collector).  Set and cleared with atomic or/and; event sites test the word. */
+#define TOMP_TOOL_OMPT 1
+#define TOMP_TOOL_COLLECTOR 2
+/* -- end collector -- */
 
 #define TOMP_CODEPTR() __builtin_return_address(0)
 
@@ -377,8 +388,17 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
 #define TOMP_TOOL_TWIN __attribute__((noinline, cold))
 
 static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {
-  thr->wait_id = wait_id;
-  __atomic_store_n(&thr->state, st, __ATOMIC_RELAXED);
+  /* collector: a signal handler that sees a wait state sees its wait id, so the id is stored
+   * before a wait begins and cleared after it ends (wait_id is a constant at most sites) */
+  if (wait_id) {
+    thr->wait_id = wait_id;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&thr->state, st, __ATOMIC_RELAXED);
+  } else {
+    __atomic_store_n(&thr->state, st, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    thr->wait_id = 0;
+  }
 }
 
 #endif

@@ -152,6 +152,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   team->scratch = NULL;
   team->codeptr = thr->codeptr;
   team->parallel_data.value = 0;
+  __atomic_store_n(&team->coll_prid, 0, __ATOMIC_RELAXED); /* collector: ids are per instance */
   team->bar.nthreads = n;
   team->cg_busy = cg;
   team->threads[0] = thr;

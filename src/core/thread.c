@@ -66,6 +66,7 @@ static void *worker_main(void *arg) {
   tomp_self = t;
   tomp_set_state(t, ompt_state_idle, 0);
   tomp_ompt_thread_begin(t);
+  tomp_ompt_idle(t, true);
   for (;;) {
     /* Park until a master assigns a team (go == GO_WORK). */
     uint32_t g = tomp_load_acq(&t->go);
@@ -92,13 +93,17 @@ static void *worker_main(void *arg) {
       continue;
     }
     tomp_team_t *team = t->next_team;
-    if (!team) break; /* ended by tomp_pool_release_idle */
+    if (!team) { /* ended by tomp_pool_release_idle */
+      tomp_ompt_idle(t, false);
+      break;
+    }
     t->team = team;
     t->tid = t->next_tid;
     t->task = &team->implicit[t->tid];
     t->ws_count = team->ws_initial;
     t->ws_cur = NULL;
     tomp_set_state(t, ompt_state_work_parallel, 0);
+    tomp_ompt_idle(t, false);
     tomp_bind_thread(t, team, 0);
     tomp_ompt_implicit_task(t, ompt_scope_begin);
     tomp_ompt_exit_frame(t->task, __builtin_frame_address(0));
@@ -109,6 +114,7 @@ static void *worker_main(void *arg) {
     t->team = NULL;
     t->task = NULL;
     tomp_set_state(t, ompt_state_idle, 0);
+    tomp_ompt_idle(t, true);
     tomp_store_rel(&t->go, GO_IDLE);
   }
   tomp_ompt_thread_end(t);

@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "ompt-events.h"
+#include "../collector/collector.h"
 
 void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
 
@@ -73,6 +74,7 @@ void tomp_ompt_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) 
   team->ompt_flags = flags;
   ompt_callback_parallel_begin_t f = CB(parallel_begin);
   if (f) TOMP_OMPT_CALL(f, &ptask->task_data, &ptask->frame, &team->parallel_data, req, flags, team->codeptr);
+  if (tomp_coll_on()) tomp_coll_fork_(thr, team);
 }
 
 void tomp_ompt_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
@@ -89,10 +91,16 @@ void tomp_ompt_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
  * implicit-task-end right after that barrier too; waiting until each is parked again makes
  * every implicit-task-end of the region precede its parallel-end. */
 void tomp_ompt_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
-  (void)thr;
   for (unsigned i = 1; i < team->nthreads; i++) tomp_worker_wait_idle(team->threads[i]);
   ompt_callback_parallel_end_t f = CB(parallel_end);
   if (f) TOMP_OMPT_CALL(f, &team->parallel_data, &ptask->task_data, team->ompt_flags, team->codeptr);
+  if (tomp_coll_on()) tomp_coll_event_(thr, OMP_EVENT_JOIN);
+}
+
+/* OMPT 5.x has no idle callback: only the Collector API reports it. */
+void tomp_ompt_idle_(tomp_thread_t *thr, bool begin) {
+  if (tomp_coll_on())
+    tomp_coll_event_(thr, begin ? OMP_EVENT_THR_BEGIN_IDLE : OMP_EVENT_THR_END_IDLE);
 }
 
 static ompt_sync_region_t sync_kind(int state) {
@@ -113,6 +121,7 @@ void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
   if (ep == ompt_scope_begin && !wait && thr->ompt_single && state != ompt_state_wait_taskwait &&
       state != ompt_state_wait_taskgroup)
     tomp_ompt_single_flush_(thr); /* a barrier cannot be inside the single: it has ended */
+  if (wait && tomp_coll_on()) tomp_coll_barrier_(thr, state, ep);
   ompt_callback_sync_region_t f = wait ? CB(sync_region_wait) : CB(sync_region);
   if (!f) return;
   tomp_task_t *task = thr->task;

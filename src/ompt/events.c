@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ompt-events.h"
+#include "../collector/collector.h"
 
 #define CB(name) __atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED)
 
@@ -32,6 +33,7 @@ void tomp_ompt_single_flush_(tomp_thread_t *thr) {
   tomp_task_t *t = thr->ompt_single;
   if (!t || t != thr->task) return;
   thr->ompt_single = NULL;
+  if (tomp_coll_on()) tomp_coll_event_(thr, OMP_EVENT_THR_END_SINGLE);
   ompt_callback_work_t f = CB(work);
   if (f)
     TOMP_OMPT_CALL(f, ompt_work_single_executor, ompt_scope_end, tomp_ompt_parallel_data_of(t), &t->task_data,
@@ -51,6 +53,7 @@ void tomp_ompt_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep, u
 void tomp_ompt_single_begin_(tomp_thread_t *thr, bool executor, bool deferred_end) {
   tomp_ompt_work_(thr, executor ? ompt_work_single_executor : ompt_work_single_other,
                   ompt_scope_begin, 1);
+  if (executor && tomp_coll_on()) tomp_coll_event_(thr, OMP_EVENT_THR_BEGIN_SINGLE);
   if (!executor) {
     tomp_ompt_work_(thr, ompt_work_single_other, ompt_scope_end, 1);
   } else if (deferred_end) {
@@ -62,6 +65,7 @@ void tomp_ompt_single_begin_(tomp_thread_t *thr, bool executor, bool deferred_en
 /* copyprivate singles do end with a call */
 void tomp_ompt_single_end_(tomp_thread_t *thr) {
   tomp_ompt_work_(thr, ompt_work_single_executor, ompt_scope_end, 1);
+  if (tomp_coll_on()) tomp_coll_event_(thr, OMP_EVENT_THR_END_SINGLE);
 }
 
 void tomp_ompt_dispatch_chunk_(tomp_thread_t *thr, int kind, uint64_t start, uint64_t iterations) {
@@ -144,6 +148,7 @@ static int impl_of(int kind) {
 void tomp_ompt_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint, const void *wid) {
   ompt_wait_id_t w = (ompt_wait_id_t)(uintptr_t)wid;
   const void *ra = ra_of(thr);
+  if (tomp_coll_on()) tomp_coll_mutex_(thr, which, kind);
   switch (which) {
   case TOMP_OMPT_ACQUIRE: {
     ompt_callback_mutex_acquire_t f = CB(mutex_acquire);

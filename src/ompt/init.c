@@ -149,7 +149,7 @@ static ompt_start_tool_result_t *search_libraries(void) {
 }
 
 /* The membarrier that pairs with tomp_ompt_call_enter's compiler fence: after it, every
- * thread either has its ompt_in_cb increment visible here or sees tomp_ompt_enabled == 0. */
+ * thread either has its ompt_in_cb increment visible here or sees the OMPT bit clear. */
 static void membarrier_setup(void) {
   if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
     tomp_ompt_fence = 1;
@@ -219,17 +219,19 @@ void tomp_ompt_init(void) {
   pthread_key_create(&initial_key, initial_thread_exit);
   atexit(finalize_at_exit);
   main_thr = tomp_self;
-  __atomic_store_n(&tomp_ompt_enabled, 1, __ATOMIC_RELEASE);
+  __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
   if (main_thr) tomp_ompt_thread_begin_(main_thr);
 }
 
 /* An initial thread the program created: it reports thread_end when it exits. */
 void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) {
+  if (!tool_initialized) return; /* tools word set by a Collector API session only */
   tomp_ompt_thread_begin_(thr);
   pthread_setspecific(initial_key, thr);
 }
 
 void tomp_ompt_thread_registered_(tomp_thread_t *thr) {
+  if (!tool_initialized) return; /* tools word set by a Collector API session only */
   tomp_thread_t *head = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
   do thr->ompt_next = head;
   while (!__atomic_compare_exchange_n(&threads, &head, thr, true, __ATOMIC_ACQ_REL,
@@ -291,7 +293,7 @@ void tomp_ompt_finalize(void) {
   ompt_callback_thread_end_t te = __atomic_load_n(&tomp_ompt_cb.cb.thread_end, __ATOMIC_RELAXED);
   ompt_callback_implicit_task_t it =
       __atomic_load_n(&tomp_ompt_cb.cb.implicit_task, __ATOMIC_RELAXED);
-  __atomic_store_n(&tomp_ompt_enabled, 0, __ATOMIC_SEQ_CST);
+  __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_OMPT, __ATOMIC_SEQ_CST);
   list = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); /* workers started meanwhile */
   quiesce(list, self);
   for (tomp_thread_t *t = list; t; t = t->ompt_next)
@@ -312,7 +314,8 @@ void tomp_ompt_finalize(void) {
 
 TOMP_EXPORT int omp_control_tool(int command, int modifier, void *arg) {
   const void *ra = __builtin_return_address(0);
-  if (!tomp_ompt_on()) return omp_control_tool_notool;
+  if (!(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) & TOMP_TOOL_OMPT))
+    return omp_control_tool_notool;
   ompt_callback_control_tool_t f = __atomic_load_n(&tomp_ompt_cb.cb.control_tool, __ATOMIC_RELAXED);
   if (!f) return omp_control_tool_nocallback;
   tomp_thread_t *thr = tomp_thread();

@@ -40,6 +40,11 @@ static inline void tomp_ompt_thread_end(tomp_thread_t *thr) {
   if (tomp_ompt_on()) tomp_ompt_thread_end_(thr);
 }
 
+/* A worker parks in the pool (begin) or leaves it (end): the Collector API's idle events. */
+static inline void tomp_ompt_idle(tomp_thread_t *thr, bool begin) {
+  if (tomp_ompt_on()) tomp_ompt_idle_(thr, begin);
+}
+
 /* tomp_fork, after the team is set up and before any worker starts: parallel_begin in the
  * encountering task. */
 static inline void tomp_ompt_fork(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {

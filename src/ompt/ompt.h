@@ -80,11 +80,11 @@ extern int tomp_ompt_fence TOMP_HIDDEN; /* 1: no membarrier, use a locked increm
 static inline bool tomp_ompt_call_enter(tomp_thread_t *t) {
   if (tomp_unlikely(tomp_ompt_fence)) { /* store-load ordering without membarrier */
     if (t) __atomic_add_fetch(&t->ompt_in_cb, 1, __ATOMIC_SEQ_CST);
-    return __atomic_load_n(&tomp_ompt_enabled, __ATOMIC_SEQ_CST) != 0;
+    return (__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_SEQ_CST) & TOMP_TOOL_OMPT) != 0;
   }
   if (t) __atomic_store_n(&t->ompt_in_cb, t->ompt_in_cb + 1, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  return __atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) != 0;
+  return (__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) & TOMP_TOOL_OMPT) != 0;
 }
 
 static inline void tomp_ompt_call_leave(tomp_thread_t *t) {
@@ -116,6 +116,7 @@ void tomp_ompt_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) 
 void tomp_ompt_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
                         const void *codeptr) TOMP_HIDDEN;
 void tomp_ompt_serial_barrier_(tomp_thread_t *thr, const void *codeptr) TOMP_HIDDEN;
+void tomp_ompt_idle_(tomp_thread_t *thr, bool begin) TOMP_HIDDEN;
 void tomp_ompt_thread_registered_(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) TOMP_HIDDEN;
 /* The parallel region a task binds to: its team's, or its initial thread's implicit one. */
