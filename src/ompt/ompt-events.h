@@ -67,9 +67,11 @@ static inline void tomp_ompt_join(tomp_thread_t *thr, tomp_team_t *team, tomp_ta
 static inline void tomp_ompt_barrier(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
                                      bool wait, const void *codeptr) {
   /* the slot is tested here: a tool without sync-region callbacks pays no call (a pending
-   * single end is closed by the cold part, so it goes there too) */
+   * single end is closed by the cold part, so it goes there too, and so do the Collector
+   * API's barrier wait events) */
   if (tomp_ompt_on() &&
-      (thr->ompt_single || (wait ? TOMP_OMPT_SLOT(sync_region_wait) : TOMP_OMPT_SLOT(sync_region))))
+      (thr->ompt_single || (wait ? TOMP_OMPT_SLOT(sync_region_wait) : TOMP_OMPT_SLOT(sync_region)) ||
+       (wait && (__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) & TOMP_TOOL_COLLECTOR))))
     tomp_ompt_barrier_(thr, state, ep, wait, codeptr);
 }
 
