@@ -19,7 +19,7 @@
  * holds the mutex (the hand-off to the next holder; or a timer signal delivered late to a
  * waiter that was not running, common on a loaded machine) goes to the last holder, and is
  * reported with that thread's next release through the same inbox (usually the same call
- * path).  A sample read at the very moment ownership changes may go to the previous or the
+ * path); if that last holder is the waiting thread itself, the sample is not charged.  A sample read at the very moment ownership changes may go to the previous or the
  * next holder. */
 #include "rec.h"
 
@@ -75,7 +75,10 @@ void tp_blame_sample(tp_thread_t *t, uint64_t state_wait_id) {
   if (!id) return;
   slot_t *s = find(id, 0);
   tp_held_t *in = s ? atomic_load_explicit(&s->owner, memory_order_acquire) : NULL;
-  if (in) atomic_fetch_add_explicit(&in->count, 1, memory_order_relaxed);
+  /* its own inbox: it was the last holder and waits to take the mutex again, while the
+   * runtime hands it to the next holder, which has not run its acquired callback yet */
+  if (!in || (in >= t->held && in < t->held + TP_HELD)) return;
+  atomic_fetch_add_explicit(&in->count, 1, memory_order_relaxed);
 }
 
 void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id) {
