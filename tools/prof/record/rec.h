@@ -54,6 +54,14 @@ typedef struct tp_chunk {
   char *data;
 } tp_chunk_t;
 
+/* Directed blame (blame.c): one inbox per mutex the thread holds; other threads' handlers
+ * add their waiting samples to it. */
+#define TP_HELD 4
+typedef struct tp_held {
+  uint64_t id;              /* wait id of the held mutex, 0 = free (owner thread only) */
+  _Atomic uint64_t count;   /* samples of threads waiting for it */
+} tp_held_t;
+
 typedef struct tp_thread {
   uint32_t index;        /* tool thread index (0 = initial thread) */
   uint32_t kind;         /* ompt_thread_t */
@@ -83,6 +91,8 @@ typedef struct tp_thread {
   void *memo;              /* contexts.c: recently interned creation paths */
   uint32_t implicit_depth; /* --trace: implicit tasks running on this thread */
   int idle;                /* --trace: a worker between implicit tasks */
+  _Atomic uint64_t wanted;  /* blame.c: the wait id announced at mutex_acquire, 0 = none */
+  tp_held_t held[TP_HELD];  /* blame.c: inboxes of the mutexes it holds */
   struct tp_thread *next_all;
   _Alignas(16) char pending_buf[TP_SAMPLE_MAX];
 } tp_thread_t;
@@ -157,8 +167,12 @@ TP_HIDDEN uint32_t tp_region_waiting(const tp_region_t *r); /* signal-safe */
 TP_HIDDEN uint64_t tp_ctx_count(void);
 
 /* ---- directed blame (blame.c) ---- */
-TP_HIDDEN void tp_blame_sample(uint64_t wait_id); /* signal-safe */
+/* From the mutex callbacks of thread t (wait ids as the callbacks give them). */
+TP_HIDDEN void tp_blame_acquire(tp_thread_t *t, uint64_t wait_id);
+TP_HIDDEN void tp_blame_acquired(tp_thread_t *t, uint64_t wait_id);
 TP_HIDDEN void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id);
+/* Signal-safe: a sample of t in a mutex wait state (state_wait_id: ompt_get_state's). */
+TP_HIDDEN void tp_blame_sample(tp_thread_t *t, uint64_t state_wait_id);
 
 /* Explicit tasks keep (context id | TP_TASK_EXPLICIT) in their task_data; implicit and
  * initial tasks keep their region's context id (0 for initial tasks). */

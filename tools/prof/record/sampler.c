@@ -77,7 +77,7 @@ static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, const ucon
     s->team_waiting = tp_region_waiting(r);
     if (s->team_waiting > s->team_size) s->team_waiting = s->team_size;
   }
-  if (is_mutex_wait(state)) tp_blame_sample(wait_id);
+  if (is_mutex_wait(state)) tp_blame_sample(t, wait_id);
   int exact = 0, truncated = 0;
   s->nframes = tp_unwind_sig(t, s->frames, TP_MAX_FRAMES, (uint64_t)uc->uc_mcontext.gregs[REG_RIP],
                              (uint64_t)uc->uc_mcontext.gregs[REG_RSP], &exact, &truncated);

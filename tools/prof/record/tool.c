@@ -203,19 +203,24 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
                              ompt_wait_id_t wait_id, const void *codeptr_ra) {
   (void)hint;
   (void)impl;
-  if (!is_test(kind) && tracing())
-    tp_trace_event(tp_self, TP_EV_MUTEX_WAIT, TP_PH_BEGIN, wait_id, 0, codeptr_ra, kind);
+  tp_thread_t *t = tp_self;
+  if (!t || is_test(kind)) return; /* a test never waits */
+  tp_blame_acquire(t, wait_id);
+  if (tracing()) tp_trace_event(t, TP_EV_MUTEX_WAIT, TP_PH_BEGIN, wait_id, 0, codeptr_ra, kind);
 }
 
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra) {
+  tp_thread_t *t = tp_self;
+  if (!t) return;
+  tp_blame_acquired(t, wait_id); /* even when stopped: ownership must stay consistent */
   if (!tracing()) return;
-  if (!is_test(kind)) tp_trace_event(tp_self, TP_EV_MUTEX_WAIT, TP_PH_END, wait_id, 0, codeptr_ra, kind);
-  tp_trace_event(tp_self, TP_EV_MUTEX_HELD, TP_PH_BEGIN, wait_id, 0, codeptr_ra, kind);
+  if (!is_test(kind)) tp_trace_event(t, TP_EV_MUTEX_WAIT, TP_PH_END, wait_id, 0, codeptr_ra, kind);
+  tp_trace_event(t, TP_EV_MUTEX_HELD, TP_PH_BEGIN, wait_id, 0, codeptr_ra, kind);
 }
 
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra) {
   tp_thread_t *t = tp_self;
-  if (!t || !live()) return;
+  if (!t) return;
   tp_blame_release(t, (int)kind, wait_id);
   if (tracing()) tp_trace_event(t, TP_EV_MUTEX_HELD, TP_PH_END, wait_id, 0, codeptr_ra, kind);
 }
@@ -280,12 +285,12 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
   reg(set, ompt_callback_implicit_task, on_implicit_task);
   reg(set, ompt_callback_task_create, on_task_create);
   reg(set, ompt_callback_sync_region_wait, on_sync_region_wait);
+  reg(set, ompt_callback_mutex_acquire, on_mutex_acquire);
+  reg(set, ompt_callback_mutex_acquired, on_mutex_acquired);
   reg(set, ompt_callback_mutex_released, on_mutex_released);
   reg(set, ompt_callback_control_tool, on_control_tool);
   if (tp_g.cfg.trace) {
     reg(set, ompt_callback_task_schedule, on_task_schedule);
-    reg(set, ompt_callback_mutex_acquire, on_mutex_acquire);
-    reg(set, ompt_callback_mutex_acquired, on_mutex_acquired);
     reg(set, ompt_callback_work, on_work);
   }
   tp_unwind_warmup(); /* its first call may allocate: never let that happen in the handler */
