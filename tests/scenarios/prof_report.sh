@@ -34,7 +34,9 @@ light=$(sum "$W/imb" '(^|;)light_rows(;|$)')
 bar=$(sum "$W/imb" '^main;compute;(.*;)?omp barrier wait$')
 total=$(sum "$W/imb" '.')
 echo "heavy $heavy light $light barrier $bar total $total"
-[ "$light" -gt 0 ] && ratio_ge "$heavy" "$light" 2 1 && ratio_ge "$light" "$heavy" 1 5 ||
+# 3x the work; wall-clock samples of a thread descheduled by other load count as its time,
+# which narrows the ratio on a busy machine, hence the wide bounds
+[ "$light" -gt 0 ] && ratio_ge "$heavy" "$light" 3 2 && ratio_ge "$light" "$heavy" 1 5 ||
   fail "heavy_rows should take ~3x light_rows' time ($heavy vs $light)"
 ratio_ge "$bar" "$total" 15 100 || fail "the light thread's barrier wait is missing ($bar of $total)"
 bheavy=$(sum "$W/imb.blame" '(^|;)heavy_rows(;|$)')
