@@ -100,10 +100,11 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
   d->endv = a->endv;
   set_schedule(thr, d, a->sched, a->chunk);
   d->ordered = a->ordered;
-  /* A team of one takes a dynamic loop in one chunk: the order is the same, and the loop
-   * costs one dispatch instead of one per chunk.  Not with a tool attached: it is shown the
+  /* A team of one takes a dynamic or chunked static loop in one chunk: the order is the
+   * same (ordered regions included: a lone thread always has the turn), and the loop costs
+   * one dispatch instead of one per chunk.  Not with a tool attached: it is shown the
    * chunks the schedule asks for. */
-  if (d->nthreads == 1 && d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_DYNAMIC && !d->ordered &&
+  if (d->nthreads == 1 && d->kind == TOMP_WS_LOOP && d->sched != TOMP_WS_GUIDED && d->chunk &&
       !a->ndim && d->n && !tomp_ompt_on())
     d->chunk = d->n;
   tomp_store_rlx(&d->next, 0);

@@ -4,17 +4,28 @@
 #include "gomp.h"
 #include "ws.h"
 
-TOMP_EXPORT void GOMP_ordered_start(void) {
+/* With a tool attached (TOMP_TOOL_PATH): the entry guard and the ordered mutex events. */
+static TOMP_TOOL_TWIN void ordered_start_tool(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_ENTRY_AT(thr, ra, fp);
   tomp_ordered_start(thr);
 }
 
-TOMP_EXPORT void GOMP_ordered_end(void) {
+TOMP_EXPORT void GOMP_ordered_start(void) {
+  TOMP_TOOL_PATH(ordered_start_tool);
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  if (thr->team && thr->team->nthreads > 1) tomp_ordered_start(thr); /* alone: always our turn */
+}
+
+static TOMP_TOOL_TWIN void ordered_end_tool(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
   tomp_ordered_end(thr);
 }
+
+/* Without a tool there is nothing to do: the turn passes when the thread takes its next
+ * chunk or leaves the loop. */
+TOMP_EXPORT void GOMP_ordered_end(void) { TOMP_TOOL_PATH(ordered_end_tool); }
 
 /* The iteration vectors are logical (0-based) iteration numbers, one per dimension; the
  * compiler has already dropped sinks outside the iteration space. */
