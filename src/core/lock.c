@@ -42,26 +42,6 @@ typedef struct {
 
 /* ---- OMPT hooks: one function per event; the tools layer fills them in ------------------ */
 
-void tomp_ev_lock_init(tomp_thread_t *thr, int kind, unsigned hint, void *wait_id) {
-  tomp_ompt_mutex_(TOMP_OMPT_LOCK_INIT, thr, kind, hint, wait_id);
-}
-void tomp_ev_lock_destroy(tomp_thread_t *thr, int kind, void *wait_id) {
-  tomp_ompt_mutex_(TOMP_OMPT_LOCK_DESTROY, thr, kind, 0, wait_id);
-}
-void tomp_ev_mutex_acquire(tomp_thread_t *thr, int kind, unsigned hint, void *wait_id) {
-  tomp_ompt_mutex_(TOMP_OMPT_ACQUIRE, thr, kind, hint, wait_id);
-}
-void tomp_ev_mutex_acquired(tomp_thread_t *thr, int kind, void *wait_id) {
-  tomp_ompt_mutex_(TOMP_OMPT_ACQUIRED, thr, kind, 0, wait_id);
-}
-void tomp_ev_mutex_released(tomp_thread_t *thr, int kind, void *wait_id) {
-  tomp_ompt_mutex_(TOMP_OMPT_RELEASED, thr, kind, 0, wait_id);
-}
-/* ompt_scope_begin on re-acquire, ompt_scope_end on a partial release */
-void tomp_ev_nest_lock(tomp_thread_t *thr, bool begin, void *wait_id) {
-  tomp_ompt_mutex_(begin ? TOMP_OMPT_NEST_BEGIN : TOMP_OMPT_NEST_END, thr, 0, 0, wait_id);
-}
-
 #define EV(call)                                                                                   \
   do {                                                                                             \
     if (tomp_unlikely(TOMP_OMPT_ENABLED())) call;                                                  \

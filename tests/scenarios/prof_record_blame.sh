@@ -15,8 +15,12 @@ bl=$(awk '$1 == "BLAME" && $3 == "kind=1" { sub(/samples=/, "", $6); n += $6 } E
 bc=$(awk '$1 == "BLAME" && $3 == "kind=5" { sub(/samples=/, "", $6); n += $6 } END { print n + 0 }' "$t")
 echo "wait samples: lock $wl, critical $wc; blamed: lock $bl, critical $bc"
 [ "$wl" -ge 8 ] && [ "$wc" -ge 8 ] || fail "too few samples waiting for the lock / critical"
-[ "$bl" -ge 1 ] && [ "$bl" -le "$wl" ] || fail "lock blame ($bl) should be in 1..$wl"
-[ "$bc" -ge 1 ] && [ "$bc" -le "$wc" ] || fail "critical blame ($bc) should be in 1..$wc"
+# Each wait sample is charged once; one taken while nobody held the mutex goes to its last
+# holder, reported at that thread's next release, which may be of the other kind: so the
+# totals match and each kind is right within a few samples.
+[ $((bl + bc)) -le $((wl + wc)) ] || fail "more blame ($bl + $bc) than waiting ($wl + $wc)"
+[ "$bl" -ge 1 ] && [ "$bl" -le $((wl + 3)) ] || fail "lock blame ($bl) should be in 1..$wl (+3)"
+[ "$bc" -ge 1 ] && [ "$bc" -le $((wc + 3)) ] || fail "critical blame ($bc) should be in 1..$wc (+3)"
 # the releasing stacks are unwound (the region body that releases, at least)
 [ "$(count "$t" '$1 == "BLAME" && v["nframes"] < 2')" = 0 ] || fail "blame records without a stack"
 echo ok
