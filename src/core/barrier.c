@@ -30,15 +30,13 @@ static bool try_release(tomp_barrier_t *b, uint32_t *ctr) {
 #define TASK_PACE_QUEUE 8  /* a queue this long is taken from at once */
 
 /* Tasks queued since nobody looked (read by a sleeper after it registered). */
-static uint32_t ready_tasks(tomp_team_t *team) {
-  tomp_team_tasks_t *tt = team->tasks;
-  return tt ? __atomic_load_n(&tt->nready, __ATOMIC_SEQ_CST) : 0;
-}
+static uint32_t ready_tasks(tomp_team_t *team) { return tomp_task_nready(team); }
 
 void tomp_barrier_tasks_posted(tomp_team_t *team) {
   tomp_barrier_t *b = &team->bar;
-  /* The poster stored nready (sequentially consistent) before this load; a sleeper
-   * increments sleepers before it reads nready.  So either we see the sleeper or it sees
+  /* The poster published the task (a deque's bottom or the shared list's nready,
+   * sequentially consistent) before this load; a sleeper increments sleepers before it
+   * reads them (tomp_task_nready).  So either we see the sleeper or it sees
    * the task.  A plain load keeps this line, which waiters poll, shared: no transfer per
    * task. */
   if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) {
