@@ -358,15 +358,21 @@ static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
  * the shared list.  Then x's parent and taskgroup owner are poked: both are live, as the
  * creator's own task or, when locked, because x (which has dependences) cannot complete
  * before the lock is released.  Returns whether anything was queued for the barrier. */
-static void post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_t *x, bool locked) {
+static bool post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_t *x, bool locked) {
   tomp_task_t *p = x->t.parent;
   tomp_taskgroup_t *tg = x->t.taskgroup;
   tomp_task_t *owner = tg && tg->owner != p ? tg->owner : NULL;
   tomp_store_rlx(&x->state, TOMP_XS_QUEUED);
-  bool queued = false;
+  bool queued = false, wake = true;
   if (tomp_likely(x->t.priority == 0 && thr && thr->team == x->t.team && thr->tid < tt->ndq) &&
-      (!locked || in_barrier(thr) || allowed(x, thr->task, NULL)))
-    queued = dq_push(tt->dq[thr->tid], x);
+      (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
+    tomp_deque_t *d = tt->dq[thr->tid];
+    queued = dq_push(d, x);
+    /* Another task was still queued after ours was published: a sleeper that scanned
+     * before our push saw that one and did not sleep, and whoever made this deque
+     * non-empty woke one; so one awake thread is already working on it. */
+    wake = !queued || tomp_load_rlx(&d->bottom) - __atomic_load_n(&d->top, __ATOMIC_SEQ_CST) < 2;
+  }
   if (!queued) {
     if (!locked) tomp_mutex_lock(&tt->lock);
     shared_put(tt, x);
@@ -374,6 +380,7 @@ static void post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_t *x, boo
   }
   tomp_task_poke(p);
   if (owner) tomp_task_poke(owner);
+  return wake;
 }
 
 bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
@@ -383,7 +390,7 @@ bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
     return false;
   }
   post(tomp_self, tt, x, true);
-  return true;
+  return true; /* released tasks wake sleepers (complete() decides) */
 }
 
 bool tomp_task_discarded(tomp_xtask_t *x) {
@@ -427,7 +434,7 @@ static tomp_xtask_t *shared_take(tomp_team_tasks_t *tt, tomp_task_t *me, tomp_ta
  * descends from me or belongs to tg.  Shared list first (priorities), then the bottom of
  * thr's deque, then the tops of the others'. */
 static tomp_xtask_t *take(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_task_t *me,
-                          tomp_taskgroup_t *tg) {
+                          tomp_taskgroup_t *tg, bool steal) {
   tomp_xtask_t *x;
   if (tomp_load_rlx(&tt->nready)) {
     tomp_mutex_lock(&tt->lock);
@@ -445,7 +452,7 @@ static tomp_xtask_t *take(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_task_t
     }
     if (claim(tt, x, false)) return x;
   }
-  for (unsigned i = 1; i < n; i++) {
+  for (unsigned i = 1; steal && i < n; i++) {
     unsigned v = self + i < n ? self + i : self + i - n;
     x = dq_steal(tt->dq[v], me);
     if (x && claim(tt, x, false)) return x;
@@ -487,7 +494,9 @@ static void complete(tomp_xtask_t *x) {
     tomp_mutex_lock(&tt->lock);
     unsigned posted = tomp_dep_complete(tt, x);
     tomp_mutex_unlock(&tt->lock);
-    if (posted) tomp_barrier_tasks_posted(team);
+    /* One successor released by a thread in a barrier sits on top of its own deque and is
+     * its next task: waking a sleeper for it would only make two threads race for it. */
+    if (posted > 1 || (posted && !in_barrier(tomp_self))) tomp_barrier_tasks_posted_n(team, posted);
   }
   if (x->hold) {
     /* Undeferred: its encountering thread frees it.  If the task was detached, that thread
@@ -600,11 +609,13 @@ void tomp_task_fulfill(void *event) {
   if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
 }
 
-bool tomp_task_run_one(tomp_thread_t *thr) {
+bool tomp_task_run_one(tomp_thread_t *thr) { return tomp_task_run_queued(thr, true); }
+
+bool tomp_task_run_queued(tomp_thread_t *thr, bool steal) {
   tomp_team_t *team = thr->team;
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;
   if (!tt) return false;
-  tomp_xtask_t *x = take(thr, tt, NULL, NULL);
+  tomp_xtask_t *x = take(thr, tt, NULL, NULL, steal);
   if (!x) return false;
   run_task(thr, x);
   return true;
@@ -631,7 +642,7 @@ void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)
   me->frame.enter_frame.ptr = __builtin_frame_address(0);
   for (;;) {
     if (done(arg)) break;
-    tomp_xtask_t *x = take(thr, tt, me, tg);
+    tomp_xtask_t *x = take(thr, tt, me, tg, true);
     if (x) {
       run_task(thr, x);
       continue;
@@ -641,7 +652,7 @@ void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)
     __atomic_store_n(&pi->waiting, 1, __ATOMIC_SEQ_CST);
     uint32_t w = __atomic_load_n(&me->taskwait_word, __ATOMIC_SEQ_CST);
     if (done(arg)) break;
-    if ((x = take(thr, tt, me, tg))) {
+    if ((x = take(thr, tt, me, tg, true))) {
       tomp_store_rlx(&pi->waiting, 0);
       run_task(thr, x);
       continue;
@@ -718,7 +729,7 @@ void tomp_taskyield(tomp_thread_t *thr) {
   tomp_pinfo_t *pi = t->ext;
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;
   if (!tt || !pi) return;
-  tomp_xtask_t *x = take(thr, tt, t, NULL);
+  tomp_xtask_t *x = take(thr, tt, t, NULL, true);
   if (x) run_task(thr, x);
 }
 
@@ -733,9 +744,15 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   bool has_deps = s->ndeps && team;
   bool included = p->in_final;
   bool undeferred = (f & TOMP_TF_UNDEFERRED) || included || !team;
-  /* Running at once (tomp_task_runs_at_once) is not for tasks with dependences or an
-   * event, which may have to wait for work that is queued behind us. */
-  if (!undeferred && !has_deps && !s->detach && tomp_task_runs_at_once(thr, f))
+  /* Running at once (tomp_task_runs_at_once) is not for tasks with an event, which may
+   * have to wait for work that is queued behind us.  A task with dependences runs at once
+   * only when the queue is long (as in libgomp): it then waits for its predecessors,
+   * earlier siblings that this thread may run meanwhile; in a team of one it stays deferred
+   * while the queue is short (the dependence graph is visible to tools). */
+  if (!undeferred && !s->detach &&
+      (has_deps ? tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) >
+                      64u * team->nthreads
+                : tomp_task_runs_at_once(thr, f)))
     undeferred = true;
 
   /* an undeferred task can use the caller's argument block as it is */
@@ -806,8 +823,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
       if (ready) tomp_barrier_tasks_posted(team);
       return;
     }
-    post(thr, tt, x, false);
-    tomp_barrier_tasks_posted(team);
+    if (post(thr, tt, x, false)) tomp_barrier_tasks_posted(team);
     return;
   }
 
