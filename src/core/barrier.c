@@ -47,10 +47,16 @@ void tomp_barrier_tasks_posted_n(tomp_team_t *team, unsigned n) {
 
 void tomp_barrier_tasks_posted(tomp_team_t *team) { tomp_barrier_tasks_posted_n(team, 1); }
 
+/* The caller took the task count to 0.  A thread that had not arrived yet may have created
+ * a task since, then arrived: so "all arrived" must be followed by a fresh look at the count
+ * (once all have arrived, only running tasks create tasks, and they keep it above 0). */
 void tomp_barrier_tasks_done(tomp_team_t *team) {
   tomp_barrier_t *b = &team->bar;
-  if (__atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads) try_release(b, &b->arrived);
-  if (__atomic_load_n(&b->arrived_final, __ATOMIC_SEQ_CST) == b->nthreads)
+  if (__atomic_load_n(&b->arrived, __ATOMIC_SEQ_CST) == b->nthreads &&
+      tomp_team_ntasks(team) == 0)
+    try_release(b, &b->arrived);
+  if (__atomic_load_n(&b->arrived_final, __ATOMIC_SEQ_CST) == b->nthreads &&
+      tomp_team_ntasks(team) == 0)
     try_release(b, &b->arrived_final);
 }
 

@@ -1,0 +1,36 @@
+/* The barrier at the end of a parallel region waits for every task, also one created by a
+ * thread that arrives just after another thread's task took the task count to 0 (the
+ * finishing thread then saw "all arrived" and used to release the barrier without looking at
+ * the count again).  Many short regions, one task per thread.
+ * test-env: OMP_NUM_THREADS=2
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CHECK(c)                                                                                   \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+static long count;
+
+int main(void) {
+  for (int rep = 0; rep < 30000; rep++) {
+    int nthr = 0;
+    count = 0;
+#pragma omp parallel
+    {
+#pragma omp single nowait
+      nthr = omp_get_num_threads();
+#pragma omp task
+      __atomic_fetch_add(&count, 1, __ATOMIC_RELAXED);
+    }
+    CHECK(count == nthr);
+  }
+  printf("ok\n");
+  return 0;
+}
