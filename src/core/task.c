@@ -358,29 +358,37 @@ static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
  * the shared list.  Then x's parent and taskgroup owner are poked: both are live, as the
  * creator's own task or, when locked, because x (which has dependences) cannot complete
  * before the lock is released.  Returns whether anything was queued for the barrier. */
-static bool post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_t *x, bool locked) {
+static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_t *x,
+                          bool locked) {
   tomp_task_t *p = x->t.parent;
   tomp_taskgroup_t *tg = x->t.taskgroup;
   tomp_task_t *owner = tg && tg->owner != p ? tg->owner : NULL;
   tomp_store_rlx(&x->state, TOMP_XS_QUEUED);
-  bool queued = false, wake = true;
+  tomp_deque_t *d = NULL;
   if (tomp_likely(x->t.priority == 0 && thr && thr->team == x->t.team && thr->tid < tt->ndq) &&
       (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
-    tomp_deque_t *d = tt->dq[thr->tid];
-    queued = dq_push(d, x);
-    /* Another task was still queued after ours was published: a sleeper that scanned
-     * before our push saw that one and did not sleep, and whoever made this deque
-     * non-empty woke one; so one awake thread is already working on it. */
-    wake = !queued || tomp_load_rlx(&d->bottom) - __atomic_load_n(&d->top, __ATOMIC_SEQ_CST) < 2;
+    d = tt->dq[thr->tid];
+    if (!dq_push(d, x)) d = NULL;
   }
-  if (!queued) {
+  if (!d) {
     if (!locked) tomp_mutex_lock(&tt->lock);
     shared_put(tt, x);
     if (!locked) tomp_mutex_unlock(&tt->lock);
   }
   tomp_task_poke(p);
   if (owner) tomp_task_poke(owner);
-  return wake;
+  return d;
+}
+
+/* After post() from the creating thread: wake a barrier sleeper unless none sleeps or the
+ * deque still held another task after ours was published (a sleeper that scanned before
+ * our push saw that one and did not sleep, and whoever made the deque non-empty woke one,
+ * so an awake thread is already at it).  Reading top only when someone sleeps keeps the
+ * thieves' line out of the producer's way. */
+static void post_wake(tomp_team_t *team, tomp_deque_t *d) {
+  if (!__atomic_load_n(&team->bar.sleepers, __ATOMIC_SEQ_CST)) return;
+  if (d && tomp_load_rlx(&d->bottom) - __atomic_load_n(&d->top, __ATOMIC_SEQ_CST) >= 2) return;
+  tomp_barrier_tasks_posted(team);
 }
 
 bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
@@ -823,7 +831,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
       if (ready) tomp_barrier_tasks_posted(team);
       return;
     }
-    if (post(thr, tt, x, false)) tomp_barrier_tasks_posted(team);
+    post_wake(team, post(thr, tt, x, false));
     return;
   }
 
