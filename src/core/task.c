@@ -340,8 +340,9 @@ static bool allowed(tomp_xtask_t *x, tomp_task_t *me, tomp_taskgroup_t *tg) {
   return false;
 }
 
+/* thr may be NULL: omp_fulfill_event from a thread tomp does not know */
 static inline bool in_barrier(tomp_thread_t *thr) {
-  return (tomp_load_rlx(&thr->state) & ~0xf) == ompt_state_wait_barrier;
+  return thr && (tomp_load_rlx(&thr->state) & ~0xf) == ompt_state_wait_barrier;
 }
 
 static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {

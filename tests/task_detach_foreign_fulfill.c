@@ -1,0 +1,59 @@
+/* omp_fulfill_event called by a thread the runtime does not know (a plain pthread): the
+ * detached task completes there and its dependent task is released from that thread, so it
+ * must be queued where the team finds it (not on a deque of the caller, which has none).
+ * test-cflags: -pthread
+ */
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define CHECK(c)                                                                                   \
+  do {                                                                                             \
+    if (!(c)) {                                                                                    \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+static omp_event_handle_t event;
+static int pending, stop;
+
+static void *fulfiller(void *arg) {
+  (void)arg;
+  while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+    if (__atomic_load_n(&pending, __ATOMIC_ACQUIRE)) {
+      __atomic_store_n(&pending, 0, __ATOMIC_RELAXED);
+      omp_fulfill_event(event);
+    }
+    usleep(100);
+  }
+  return NULL;
+}
+
+int main(void) {
+  pthread_t th;
+  CHECK(pthread_create(&th, NULL, fulfiller, NULL) == 0);
+  for (int rep = 0; rep < 20; rep++) {
+    int dep = 0, first = 0, second = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+    {
+      omp_event_handle_t ev;
+#pragma omp task depend(out : dep) detach(ev) shared(first)
+      {
+        first = 1;
+        event = ev;
+        __atomic_store_n(&pending, 1, __ATOMIC_RELEASE);
+      }
+#pragma omp task depend(in : dep) shared(first, second)
+      second = first + 1;
+    }
+    CHECK(first == 1 && second == 2);
+  }
+  __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+  pthread_join(th, NULL);
+  printf("ok\n");
+  return 0;
+}
