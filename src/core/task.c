@@ -533,7 +533,18 @@ static void complete(tomp_xtask_t *x) {
   if (tg) taskgroup_leave(team, tg);
   xtask_unref(x); /* its reference on p goes when x is freed */
   tomp_team_tasks_t *tt = team->tasks;
+  /* A thread outside the team (omp_fulfill_event from anywhere) may still be in
+   * tomp_barrier_tasks_done when the team has left the barrier and forks again; the join
+   * is not waiting for it as it waits for workers.  It holds the lock across the count's
+   * last use, and the join passes through the lock when the flag says so. */
+  tomp_thread_t *self = tomp_self;
+  bool foreign = !self || self->team != team;
+  if (tomp_unlikely(foreign)) {
+    __atomic_store_n(&tt->foreign, 1, __ATOMIC_SEQ_CST);
+    tomp_mutex_lock(&tt->lock);
+  }
   if (__atomic_sub_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
+  if (tomp_unlikely(foreign)) tomp_mutex_unlock(&tt->lock);
 }
 
 /* OMPT, detachable tasks: whether the body's end or omp_fulfill_event comes second decides
@@ -951,6 +962,7 @@ void tomp_team_tasks_init(tomp_team_t *team) {
   tt->ready.head = tt->ready.tail = NULL;
   tt->nready = 0;
   tt->ntasks = 0;
+  tt->foreign = 0;
   /* Deques are empty after every region and need no reset; the workers of this team are
    * idle here (tomp_fork waited for them), so the table may be replaced. */
   if (tt->ndq < team->nthreads) {
@@ -978,6 +990,12 @@ static void tomp_team_tasks_free(tomp_team_tasks_t *tt) {
 }
 
 void tomp_team_tasks_fini(tomp_team_t *team) {
+  tomp_team_tasks_t *tt = team->tasks;
+  if (tt && __atomic_load_n(&tt->foreign, __ATOMIC_SEQ_CST)) {
+    tomp_mutex_lock(&tt->lock); /* see complete() */
+    tomp_mutex_unlock(&tt->lock);
+    tt->foreign = 0;
+  }
   for (unsigned i = 0; i < team->nthreads; i++) {
     tomp_pinfo_t *pi = team->implicit[i].ext;
     if (!pi) continue;

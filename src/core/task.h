@@ -139,6 +139,7 @@ typedef struct tomp_team_tasks {
   uint32_t nready;              /* tasks in `ready`, readable without the lock */
   tomp_tlist_t ready;           /* the shared list */
   uint32_t ntasks;              /* explicit deferred tasks not yet complete (the barrier's) */
+  uint32_t foreign;             /* a thread outside the team completed a task (fulfill) */
   tomp_deque_t **dq __attribute__((aligned(TOMP_CACHELINE))); /* one per thread number */
   unsigned ndq;
 } __attribute__((aligned(TOMP_CACHELINE))) tomp_team_tasks_t;
