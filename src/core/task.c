@@ -549,25 +549,35 @@ static void complete(tomp_xtask_t *x) {
 
 /* OMPT, detachable tasks: whether the body's end or omp_fulfill_event comes second decides
  * the statuses (body end: detach, then late_fulfill; or early_fulfill, then complete).  The
- * second one completes and may free the task, so each side holds a reference while it
- * reports. */
+ * count and its report are one step under the team's task lock, so a tool sees them in
+ * that order on any two threads.  The second one completes and may free the task, so each
+ * side holds a reference while it reports. */
+static uint32_t ompt_detach_step(tomp_xtask_t *x, bool body, bool skip, tomp_task_t *prev) {
+  tomp_team_tasks_t *tt = x->t.team ? x->t.team->tasks : NULL;
+  if (tt) tomp_mutex_lock(&tt->lock);
+  uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
+  if (body)
+    tomp_ompt_task_schedule_(&x->t,
+                             skip   ? TOMP_OMPT_TASK_CANCEL
+                             : left ? TOMP_OMPT_TASK_DETACH
+                                    : TOMP_OMPT_TASK_COMPLETE,
+                             prev);
+  else
+    tomp_ompt_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill,
+                             NULL);
+  if (tt) tomp_mutex_unlock(&tt->lock);
+  return left;
+}
+
 static void ompt_detached_end(tomp_xtask_t *x, bool skip, tomp_task_t *prev) {
   __atomic_add_fetch(&x->refs, 1, __ATOMIC_ACQ_REL);
-  uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
-  tomp_ompt_task_schedule_(&x->t,
-                           skip   ? TOMP_OMPT_TASK_CANCEL
-                           : left ? TOMP_OMPT_TASK_DETACH
-                                  : TOMP_OMPT_TASK_COMPLETE,
-                           prev);
-  if (left == 0) complete(x);
+  if (ompt_detach_step(x, true, skip, prev) == 0) complete(x);
   xtask_unref(x);
 }
 
 static void ompt_fulfill(tomp_xtask_t *x) {
   __atomic_add_fetch(&x->refs, 1, __ATOMIC_ACQ_REL);
-  uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
-  tomp_ompt_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill, NULL);
-  if (left == 0) complete(x);
+  if (ompt_detach_step(x, false, false, NULL) == 0) complete(x);
   xtask_unref(x);
 }
 
