@@ -270,6 +270,32 @@ static long b_task_dep_chain(long n) {
   return n;
 }
 
+/* A recursive fib tree: every call but the root is a task, each waits for its two children.
+ * Thread 0 builds the trees; the others steal subtrees. */
+static long fib_task(int k) {
+  if (k < 2) return k;
+  long a, b;
+#pragma omp task shared(a)
+  a = fib_task(k - 1);
+#pragma omp task shared(b)
+  b = fib_task(k - 2);
+#pragma omp taskwait
+  return a + b;
+}
+
+#define TREE_K 10
+#define TREE_TASKS 176 /* calls of fib_task(10) minus the root */
+
+static long b_task_tree(long n) {
+  long bad = 0;
+#pragma omp parallel
+  if (omp_get_thread_num() == 0) {
+    for (long i = 0; i < n; i++) bad += fib_task(TREE_K) != 55;
+  }
+  CHECK(bad == 0, "fib tree: %ld wrong results", bad);
+  return n * TREE_TASKS;
+}
+
 struct test {
   const char *name;
   long (*fn)(long);
@@ -296,6 +322,7 @@ static const struct test tests[] = {
     {"taskwait", b_taskwait, "one task + taskwait per thread (summed over threads)"},
     {"taskloop", b_taskloop, "one taskloop of 64 iterations in 2*T tasks (from thread 0)"},
     {"task_dep_chain", b_task_dep_chain, "one task in a depend(inout) chain (from thread 0)"},
+    {"task_tree", b_task_tree, "one task of a fib(10) tree with taskwait (from thread 0)"},
 };
 #define NTESTS (sizeof tests / sizeof tests[0])
 

@@ -30,22 +30,22 @@ static bool try_release(tomp_barrier_t *b, uint32_t *ctr) {
 #define TASK_PACE_QUEUE 8  /* a queue this long is taken from at once */
 
 /* Tasks queued since nobody looked (read by a sleeper after it registered). */
-static uint32_t ready_tasks(tomp_team_t *team) {
-  tomp_team_tasks_t *tt = team->tasks;
-  return tt ? __atomic_load_n(&tt->nready, __ATOMIC_SEQ_CST) : 0;
-}
+static uint32_t ready_tasks(tomp_team_t *team) { return tomp_task_nready(team); }
 
-void tomp_barrier_tasks_posted(tomp_team_t *team) {
+void tomp_barrier_tasks_posted_n(tomp_team_t *team, unsigned n) {
   tomp_barrier_t *b = &team->bar;
-  /* The poster stored nready (sequentially consistent) before this load; a sleeper
-   * increments sleepers before it reads nready.  So either we see the sleeper or it sees
-   * the task.  A plain load keeps this line, which waiters poll, shared: no transfer per
-   * task. */
+  /* The poster published the task (a deque's bottom or the shared list's nready,
+   * sequentially consistent) before this load; a sleeper increments sleepers before it
+   * reads them (tomp_task_nready).  So either we see the sleeper or it sees the task.  A
+   * plain load keeps this line, which waiters poll, shared: no transfer per task.  Every
+   * sleeper can run any task, so n tasks need at most n of them. */
   if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) {
     __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
-    tomp_futex_wake(&b->seq, 0x7fffffff);
+    tomp_futex_wake(&b->seq, n < 0x7fffffff ? (int)n : 0x7fffffff);
   }
 }
+
+void tomp_barrier_tasks_posted(tomp_team_t *team) { tomp_barrier_tasks_posted_n(team, 1); }
 
 /* "Everyone arrived and no task is outstanding", tested in that order.  A thread creates
  * its tasks before it arrives, so once all have arrived only tasks run inside the barrier
@@ -127,13 +127,13 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
       cancelled = true;
       break;
     }
-    /* Pacing: right after running a task, a waiter leaves a short queue alone for a few
-     * polls.  With tiny tasks from one producer, taking each one as soon as it is queued
+    /* Pacing: right after running a task, a waiter leaves other threads' short deques
+     * alone for a few polls (its own deque and the shared list it always serves).  With tiny tasks from one producer, taking each one as soon as it is queued
      * makes both threads pay the queue's cache-line transfers per task; pausing lets the
      * queue grow until the producer runs new tasks itself (the cut-off), which is far
      * cheaper.  Long queues and long tasks are not delayed noticeably. */
-    if ((since_task >= TASK_PACE || ready_tasks(team) >= TASK_PACE_QUEUE) &&
-        tomp_task_run_one(thr)) {
+    if (tomp_task_run_queued(thr, since_task >= TASK_PACE ||
+                                      ready_tasks(team) >= TASK_PACE_QUEUE)) {
       tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
       spin = 0;
       since_task = 0;

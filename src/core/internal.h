@@ -279,6 +279,8 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int ompt_kind, bool cancellable) TOMP
 void tomp_barrier_init(tomp_barrier_t *b, unsigned n) TOMP_HIDDEN;
 /* task.c tells the barrier that work appeared or that the last task finished */
 void tomp_barrier_tasks_posted(tomp_team_t *team) TOMP_HIDDEN;
+/* -- perf -- n tasks were queued: wake at most n sleepers */
+void tomp_barrier_tasks_posted_n(tomp_team_t *team, unsigned n) TOMP_HIDDEN;
 void tomp_barrier_tasks_done(tomp_team_t *team) TOMP_HIDDEN;
 void tomp_barrier_cancel(tomp_team_t *team) TOMP_HIDDEN;
 

@@ -86,7 +86,6 @@ static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, ta
   x->t.ext = &x->pinfo;
   x->t.priority = 0;
   x->t.in_final = 0;
-  x->pinfo.ready.head = x->pinfo.ready.tail = NULL;
   x->pinfo.waiting = 0;
   x->pinfo.deps = NULL;
   x->refs = 0;
@@ -97,6 +96,7 @@ static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, ta
   x->hold = 0;
   x->detached = 0;
   x->has_mutex = 0;
+  x->pref = 0;
   x->ndeps = 0;
   x->arg_size = 0;
   x->deps = (tomp_depnode_t *)(x + 1);
@@ -157,7 +157,7 @@ static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_si
   return x;
 }
 
-static void xtask_free(tomp_xtask_t *x) {
+static void xtask_free_block(tomp_xtask_t *x) {
   if (tomp_unlikely(x->pinfo.deps != NULL)) tomp_dep_table_free(&x->pinfo);
   if (tomp_unlikely(x->succ != x->succ_inline)) free(x->succ);
   unsigned cls = x->cls;
@@ -184,8 +184,34 @@ static void xtask_free(tomp_xtask_t *x) {
                                       __ATOMIC_RELAXED));
 }
 
+/* Free x and drop its reference on its parent, which may free the parent in turn (a loop,
+ * not recursion: chains can be deep). */
+static void xtask_free(tomp_xtask_t *x) {
+  while (x) {
+    tomp_xtask_t *up = x->pref ? tomp_xtask(x->t.parent) : NULL;
+    xtask_free_block(x);
+    x = up && __atomic_sub_fetch(&up->refs, 1, __ATOMIC_ACQ_REL) == 0 ? up : NULL;
+  }
+}
+
 static void xtask_unref(tomp_xtask_t *x) {
   if (__atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) == 0) xtask_free(x);
+}
+
+/* The encountering thread is done with undeferred task x.  Deferred children may still
+ * reference it; they can outlive its parent's body, so x then takes a reference on its
+ * parent (still suspended, hence live) to keep the ancestor chain of those children live. */
+static void undeferred_release(tomp_xtask_t *x) {
+  if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)) {
+    xtask_free(x);
+    return;
+  }
+  tomp_task_t *p = x->t.parent;
+  if (p->flags & TOMP_TASK_EXPLICIT) {
+    __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
+    x->pref = 1;
+  }
+  xtask_unref(x);
 }
 
 /* Only the thread running t creates its pinfo; others read it under the team lock or, for
@@ -199,39 +225,112 @@ tomp_pinfo_t *tomp_task_pinfo(tomp_task_t *t) {
   return pi;
 }
 
-/* ---- Ready lists ----------------------------------------------------------------------- */
+/* ---- Ready tasks: the deques and the shared list --------------------------------------- */
 
-/* Insert after the last task of equal or higher priority: FIFO within a priority. */
-#define DEFINE_TLIST(name, f)                                                                      \
-  static void name##_insert(tomp_tlist_t *l, tomp_xtask_t *x) {                                    \
-    tomp_xtask_t *after = l->tail;                                                                 \
-    while (after && after->t.priority < x->t.priority) after = after->f.prev;                      \
-    x->f.prev = after;                                                                             \
-    x->f.next = after ? after->f.next : l->head;                                                   \
-    if (x->f.next)                                                                                 \
-      x->f.next->f.prev = x;                                                                       \
-    else                                                                                           \
-      l->tail = x;                                                                                 \
-    if (after)                                                                                     \
-      after->f.next = x;                                                                           \
-    else                                                                                           \
-      l->head = x;                                                                                 \
-  }                                                                                                \
-  static void name##_remove(tomp_tlist_t *l, tomp_xtask_t *x) {                                    \
-    if (x->f.prev)                                                                                 \
-      x->f.prev->f.next = x->f.next;                                                               \
-    else                                                                                           \
-      l->head = x->f.next;                                                                         \
-    if (x->f.next)                                                                                 \
-      x->f.next->f.prev = x->f.prev;                                                               \
-    else                                                                                           \
-      l->tail = x->f.prev;                                                                         \
-    x->f.next = x->f.prev = NULL;                                                                  \
+/* Shared list: insert after the last task of equal or higher priority (FIFO within a
+ * priority).  Team lock held. */
+static void lq_insert(tomp_tlist_t *l, tomp_xtask_t *x) {
+  tomp_xtask_t *after = l->tail;
+  while (after && after->t.priority < x->t.priority) after = after->lq.prev;
+  x->lq.prev = after;
+  x->lq.next = after ? after->lq.next : l->head;
+  if (x->lq.next)
+    x->lq.next->lq.prev = x;
+  else
+    l->tail = x;
+  if (after)
+    after->lq.next = x;
+  else
+    l->head = x;
+}
+
+static void lq_remove(tomp_tlist_t *l, tomp_xtask_t *x) {
+  if (x->lq.prev)
+    x->lq.prev->lq.next = x->lq.next;
+  else
+    l->head = x->lq.next;
+  if (x->lq.next)
+    x->lq.next->lq.prev = x->lq.prev;
+  else
+    l->tail = x->lq.prev;
+  x->lq.next = x->lq.prev = NULL;
+}
+
+#define DQ_MASK (TOMP_DQ_SIZE - 1)
+
+/* Owner only.  The bottom store is sequentially consistent: the pusher then reads the
+ * barrier's sleepers, a sleeper registers and then reads bottom (tomp_task_nready). */
+static bool dq_push(tomp_deque_t *d, tomp_xtask_t *x) {
+  int64_t b = tomp_load_rlx(&d->bottom);
+  if (tomp_unlikely(b - d->top_seen >= TOMP_DQ_SIZE)) {
+    d->top_seen = tomp_load_acq(&d->top);
+    if (b - d->top_seen >= TOMP_DQ_SIZE) return false;
   }
+  tomp_dqslot_t *sl = &d->slot[b & DQ_MASK];
+  tomp_store_rlx(&sl->x, x);
+  tomp_store_rlx(&sl->parent, x->t.parent);
+  __atomic_store_n(&d->bottom, b + 1, __ATOMIC_SEQ_CST);
+  return true;
+}
 
-DEFINE_TLIST(lq, lq)
-DEFINE_TLIST(lc, lc)
-DEFINE_TLIST(lg, lg)
+/* Owner only: the newest task, or NULL.  The last task is raced for with thieves on top. */
+static tomp_xtask_t *dq_pop(tomp_deque_t *d) {
+  int64_t b = tomp_load_rlx(&d->bottom);
+  if (tomp_load_rlx(&d->top) >= b) return NULL; /* top only grows: empty stays empty */
+  b--;
+  __atomic_store_n(&d->bottom, b, __ATOMIC_SEQ_CST);
+  int64_t t = __atomic_load_n(&d->top, __ATOMIC_SEQ_CST);
+  tomp_xtask_t *x = NULL;
+  if (t <= b) {
+    x = tomp_load_rlx(&d->slot[b & DQ_MASK].x);
+    if (t < b) {
+      d->top_seen = t;
+      return x;
+    }
+    if (!__atomic_compare_exchange_n(&d->top, &t, t + 1, false, __ATOMIC_SEQ_CST,
+                                     __ATOMIC_RELAXED))
+      x = NULL;
+  }
+  tomp_store_rel(&d->bottom, b + 1);
+  d->top_seen = b + 1;
+  return x;
+}
+
+/* Owner only: undo dq_pop (x was the bottom task and nobody could take its slot). */
+static void dq_unpop(tomp_deque_t *d, tomp_xtask_t *x) {
+  if (!dq_push(d, x)) tomp_fatal("task deque: cannot return a task"); /* cannot happen */
+}
+
+/* Thief: the oldest task, if want is NULL or is the task's parent; NULL when empty, not
+ * wanted or lost to another taker (the caller polls again). */
+static tomp_xtask_t *dq_steal(tomp_deque_t *d, tomp_task_t *want) {
+  int64_t t = __atomic_load_n(&d->top, __ATOMIC_SEQ_CST);
+  int64_t b = __atomic_load_n(&d->bottom, __ATOMIC_SEQ_CST);
+  if (t >= b) return NULL;
+  tomp_dqslot_t *sl = &d->slot[t & DQ_MASK];
+  tomp_xtask_t *x = tomp_load_rlx(&sl->x);
+  if (want && tomp_load_rlx(&sl->parent) != want) return NULL;
+  /* success also proves the slot was not reused while we read it */
+  if (!__atomic_compare_exchange_n(&d->top, &t, t + 1, false, __ATOMIC_SEQ_CST,
+                                   __ATOMIC_RELAXED))
+    return NULL;
+  return x;
+}
+
+static inline uint32_t dq_size(tomp_deque_t *d) {
+  int64_t t = __atomic_load_n(&d->top, __ATOMIC_SEQ_CST);
+  int64_t b = __atomic_load_n(&d->bottom, __ATOMIC_SEQ_CST);
+  return b > t ? (uint32_t)(b - t) : 0;
+}
+
+uint32_t tomp_task_nready(tomp_team_t *team) {
+  tomp_team_tasks_t *tt = team->tasks;
+  if (!tt) return 0;
+  uint32_t n = __atomic_load_n(&tt->nready, __ATOMIC_SEQ_CST);
+  unsigned nd = team->nthreads < tt->ndq ? team->nthreads : tt->ndq;
+  for (unsigned i = 0; i < nd; i++) n += dq_size(tt->dq[i]);
+  return n;
+}
 
 void tomp_task_poke(tomp_task_t *t) {
   tomp_pinfo_t *pi = t ? tomp_load_acq(&t->ext) : NULL;
@@ -241,24 +340,68 @@ void tomp_task_poke(tomp_task_t *t) {
   if (old == 2) tomp_futex_wake(&t->taskwait_word, 0x7fffffff);
 }
 
-static void enqueue(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
-  lq_insert(&tt->ready, x);
-  /* sequentially consistent: tomp_barrier_tasks_posted then reads the barrier's sleepers
-   * without an RMW of its own (see barrier.c) */
-  __atomic_store_n(&tt->nready, tt->nready + 1, __ATOMIC_SEQ_CST);
-  lc_insert(&((tomp_pinfo_t *)x->t.parent->ext)->ready, x);
-  tomp_taskgroup_t *tg = x->t.taskgroup;
-  if (tg) lg_insert(&tg->ready, x);
-  tomp_store_rel(&x->state, TOMP_XS_QUEUED);
-  tomp_task_poke(x->t.parent);
-  if (tg && tg->owner != x->t.parent) tomp_task_poke(tg->owner);
+/* May a thread waiting in task me (for taskgroup tg, if any) start x?  Only descendants of
+ * me (task scheduling constraint 2), or members of tg.  x's ancestors are live (pref). */
+static bool allowed(tomp_xtask_t *x, tomp_task_t *me, tomp_taskgroup_t *tg) {
+  for (tomp_task_t *a = x->t.parent; a; a = a->parent) {
+    if (a == me) return true;
+    if (!(a->flags & TOMP_TASK_EXPLICIT)) break;
+  }
+  for (tomp_taskgroup_t *g = x->t.taskgroup; tg && g; g = g->prev)
+    if (g == tg) return true;
+  return false;
 }
 
-static void dequeue(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
-  lq_remove(&tt->ready, x);
-  tomp_store_rlx(&tt->nready, tt->nready - 1);
-  lc_remove(&((tomp_pinfo_t *)x->t.parent->ext)->ready, x);
-  if (x->t.taskgroup) lg_remove(&x->t.taskgroup->ready, x);
+/* thr may be NULL: omp_fulfill_event from a thread tomp does not know */
+static inline bool in_barrier(tomp_thread_t *thr) {
+  return thr && (tomp_load_rlx(&thr->state) & ~0xf) == ompt_state_wait_barrier;
+}
+
+static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
+  lq_insert(&tt->ready, x);
+  /* sequentially consistent: see dq_push */
+  __atomic_store_n(&tt->nready, tt->nready + 1, __ATOMIC_SEQ_CST);
+}
+
+/* x is ready.  It goes to thr's own deque when thr is a thread of x's team and x has no
+ * priority; on the release path (locked: a predecessor completed, or an event was
+ * fulfilled) only when x descends from thr's current task or thr is in a barrier, so that
+ * whatever a thread's deque holds above the point where a task started descends from that
+ * task (a waiting thread stops at the first task it may not start).  Otherwise x goes to
+ * the shared list.  Then x's parent and taskgroup owner are poked: both are live, as the
+ * creator's own task or, when locked, because x (which has dependences) cannot complete
+ * before the lock is released.  Returns whether anything was queued for the barrier. */
+static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_t *x,
+                          bool locked) {
+  tomp_task_t *p = x->t.parent;
+  tomp_taskgroup_t *tg = x->t.taskgroup;
+  tomp_task_t *owner = tg && tg->owner != p ? tg->owner : NULL;
+  tomp_store_rlx(&x->state, TOMP_XS_QUEUED);
+  tomp_deque_t *d = NULL;
+  if (tomp_likely(x->t.priority == 0 && thr && thr->team == x->t.team && thr->tid < tt->ndq) &&
+      (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
+    d = tt->dq[thr->tid];
+    if (!dq_push(d, x)) d = NULL;
+  }
+  if (!d) {
+    if (!locked) tomp_mutex_lock(&tt->lock);
+    shared_put(tt, x);
+    if (!locked) tomp_mutex_unlock(&tt->lock);
+  }
+  tomp_task_poke(p);
+  if (owner) tomp_task_poke(owner);
+  return d;
+}
+
+/* After post() from the creating thread: wake a barrier sleeper unless none sleeps or the
+ * deque still held another task after ours was published (a sleeper that scanned before
+ * our push saw that one and did not sleep, and whoever made the deque non-empty woke one,
+ * so an awake thread is already at it).  Reading top only when someone sleeps keeps the
+ * thieves' line out of the producer's way. */
+static void post_wake(tomp_team_t *team, tomp_deque_t *d) {
+  if (!__atomic_load_n(&team->bar.sleepers, __ATOMIC_SEQ_CST)) return;
+  if (d && tomp_load_rlx(&d->bottom) - __atomic_load_n(&d->top, __ATOMIC_SEQ_CST) >= 2) return;
+  tomp_barrier_tasks_posted(team);
 }
 
 bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
@@ -267,8 +410,8 @@ bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
     tomp_task_poke(x->t.parent);
     return false;
   }
-  enqueue(tt, x);
-  return true;
+  post(tomp_self, tt, x, true);
+  return true; /* released tasks wake sleepers (complete() decides) */
 }
 
 bool tomp_task_discarded(tomp_xtask_t *x) {
@@ -280,14 +423,60 @@ bool tomp_task_discarded(tomp_xtask_t *x) {
   return tg && tomp_load_acq(&tg->cancelled);
 }
 
-/* Take the first startable task of list l (lock held). */
-static tomp_xtask_t *pick(tomp_team_tasks_t *tt, tomp_tlist_t *l) {
+/* x was taken from a queue: acquire its mutexinoutset dependences, or it is parked on a
+ * holder (and queued again when that completes). */
+static bool claim(tomp_team_tasks_t *tt, tomp_xtask_t *x, bool locked) {
+  if (tomp_unlikely(x->has_mutex) && !tomp_task_discarded(x)) {
+    if (!locked) tomp_mutex_lock(&tt->lock);
+    bool ok = tomp_dep_mutex_acquire(x);
+    if (!locked) tomp_mutex_unlock(&tt->lock);
+    if (!ok) return false;
+  }
+  tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
+  return true;
+}
+
+/* The first startable task of the shared list (lock held). */
+static tomp_xtask_t *shared_take(tomp_team_tasks_t *tt, tomp_task_t *me, tomp_taskgroup_t *tg) {
+  tomp_xtask_t *x = tt->ready.head;
+  while (x) {
+    tomp_xtask_t *next = x->lq.next;
+    if (!me || allowed(x, me, tg)) {
+      lq_remove(&tt->ready, x);
+      tomp_store_rlx(&tt->nready, tt->nready - 1);
+      if (claim(tt, x, true)) return x;
+    }
+    x = next;
+  }
+  return NULL;
+}
+
+/* Take a task thr may start: any (me NULL: thr waits in a barrier), else one that
+ * descends from me or belongs to tg.  Shared list first (priorities), then the bottom of
+ * thr's deque, then the tops of the others'. */
+static tomp_xtask_t *take(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_task_t *me,
+                          tomp_taskgroup_t *tg, bool steal) {
   tomp_xtask_t *x;
-  while ((x = l->head)) {
-    dequeue(tt, x);
-    if (x->has_mutex && !tomp_task_discarded(x) && !tomp_dep_mutex_acquire(x)) continue;
-    tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
-    return x;
+  if (tomp_load_rlx(&tt->nready)) {
+    tomp_mutex_lock(&tt->lock);
+    x = shared_take(tt, me, tg);
+    tomp_mutex_unlock(&tt->lock);
+    if (x) return x;
+  }
+  unsigned n = thr->team->nthreads, self = thr->tid;
+  if (tomp_unlikely(n > tt->ndq || self >= n)) return NULL;
+  tomp_deque_t *own = tt->dq[self];
+  while ((x = dq_pop(own))) {
+    if (me && !allowed(x, me, tg)) {
+      dq_unpop(own, x);
+      break;
+    }
+    if (claim(tt, x, false)) return x;
+  }
+  for (unsigned i = 1; steal && i < n; i++) {
+    unsigned v = self + i < n ? self + i : self + i - n;
+    x = dq_steal(tt->dq[v], me);
+    if (x && claim(tt, x, false)) return x;
   }
   return NULL;
 }
@@ -326,7 +515,9 @@ static void complete(tomp_xtask_t *x) {
     tomp_mutex_lock(&tt->lock);
     unsigned posted = tomp_dep_complete(tt, x);
     tomp_mutex_unlock(&tt->lock);
-    if (posted) tomp_barrier_tasks_posted(team);
+    /* One successor released by a thread in a barrier sits on top of its own deque and is
+     * its next task: waking a sleeper for it would only make two threads race for it. */
+    if (posted > 1 || (posted && !in_barrier(tomp_self))) tomp_barrier_tasks_posted_n(team, posted);
   }
   if (x->hold) {
     /* Undeferred: its encountering thread frees it.  If the task was detached, that thread
@@ -352,38 +543,53 @@ static void complete(tomp_xtask_t *x) {
   __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
   if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
   if (tg) taskgroup_leave(team, tg);
-  if (p->flags & TOMP_TASK_EXPLICIT) xtask_unref(tomp_xtask(p));
-  xtask_unref(x);
+  xtask_unref(x); /* its reference on p goes when x is freed */
   tomp_team_tasks_t *tt = team->tasks;
+  /* A thread outside the team (omp_fulfill_event from anywhere) may still be in
+   * tomp_barrier_tasks_done when the team has left the barrier and forks again; the join
+   * is not waiting for it as it waits for workers.  It holds the lock across the count's
+   * last use, and the join passes through the lock when the flag says so. */
+  tomp_thread_t *self = tomp_self;
+  bool foreign = !self || self->team != team;
+  if (tomp_unlikely(foreign)) {
+    __atomic_store_n(&tt->foreign, 1, __ATOMIC_SEQ_CST);
+    tomp_mutex_lock(&tt->lock);
+  }
   if (__atomic_sub_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
+  if (tomp_unlikely(foreign)) tomp_mutex_unlock(&tt->lock);
 }
 
 /* OMPT, detachable tasks: whether the body's end or omp_fulfill_event comes second decides
  * the statuses (body end: detach, then late_fulfill; or early_fulfill, then complete).  The
- * second one completes and may free the task, so each side holds a reference while it
- * reports. */
+ * count and its report are one step under the team's task lock, so a tool sees them in
+ * that order on any two threads.  The second one completes and may free the task, so each
+ * side holds a reference while it reports. */
+static uint32_t ompt_detach_step(tomp_xtask_t *x, bool body, bool skip, tomp_task_t *prev) {
+  tomp_team_tasks_t *tt = x->t.team ? x->t.team->tasks : NULL;
+  if (tt) tomp_mutex_lock(&tt->lock);
+  uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
+  if (body)
+    tomp_ompt_task_schedule_(&x->t,
+                             skip   ? TOMP_OMPT_TASK_CANCEL
+                             : left ? TOMP_OMPT_TASK_DETACH
+                                    : TOMP_OMPT_TASK_COMPLETE,
+                             prev);
+  else
+    tomp_ompt_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill,
+                             NULL);
+  if (tt) tomp_mutex_unlock(&tt->lock);
+  return left;
+}
+
 static void ompt_detached_end(tomp_xtask_t *x, bool skip, tomp_task_t *prev) {
   __atomic_add_fetch(&x->refs, 1, __ATOMIC_ACQ_REL);
-  uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
-  tomp_ompt_task_schedule_(&x->t,
-                           skip   ? TOMP_OMPT_TASK_CANCEL
-                           : left ? TOMP_OMPT_TASK_DETACH
-                                  : TOMP_OMPT_TASK_COMPLETE,
-                           prev);
-  if (left) __atomic_store_n(&x->ompt_body_reported, 1, __ATOMIC_RELEASE);
-  if (left == 0) complete(x);
+  if (ompt_detach_step(x, true, skip, prev) == 0) complete(x);
   xtask_unref(x);
 }
 
 static void ompt_fulfill(tomp_xtask_t *x) {
   __atomic_add_fetch(&x->refs, 1, __ATOMIC_ACQ_REL);
-  uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
-  /* late: the body's end came first, but its `detach` event may still be on its way to the
-   * tool on the other thread; late_fulfill must follow it */
-  while (!left && !__atomic_load_n(&x->ompt_body_reported, __ATOMIC_ACQUIRE) && tomp_ompt_on())
-    sched_yield(); /* (a body that ended after finalization reports nothing) */
-  tomp_ompt_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill, NULL);
-  if (left == 0) complete(x);
+  if (ompt_detach_step(x, false, false, NULL) == 0) complete(x);
   xtask_unref(x);
 }
 
@@ -445,13 +651,13 @@ void tomp_task_fulfill(void *event) {
   if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
 }
 
-bool tomp_task_run_one(tomp_thread_t *thr) {
+bool tomp_task_run_one(tomp_thread_t *thr) { return tomp_task_run_queued(thr, true); }
+
+bool tomp_task_run_queued(tomp_thread_t *thr, bool steal) {
   tomp_team_t *team = thr->team;
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;
-  if (!tt || tomp_load_rlx(&tt->nready) == 0) return false;
-  tomp_mutex_lock(&tt->lock);
-  tomp_xtask_t *x = pick(tt, &tt->ready);
-  tomp_mutex_unlock(&tt->lock);
+  if (!tt) return false;
+  tomp_xtask_t *x = take(thr, tt, NULL, NULL, steal);
   if (!x) return false;
   run_task(thr, x);
   return true;
@@ -478,21 +684,18 @@ void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)
   me->frame.enter_frame.ptr = __builtin_frame_address(0);
   for (;;) {
     if (done(arg)) break;
-    tomp_xtask_t *x = NULL;
-    uint32_t w = 0;
-    tomp_mutex_lock(&tt->lock);
-    if (tg) x = pick(tt, &tg->ready);
-    if (!x) x = pick(tt, &pi->ready);
-    if (!x) {
-      __atomic_store_n(&pi->waiting, 1, __ATOMIC_SEQ_CST);
-      w = __atomic_load_n(&me->taskwait_word, __ATOMIC_SEQ_CST);
-      if (done(arg)) {
-        tomp_mutex_unlock(&tt->lock);
-        break;
-      }
-    }
-    tomp_mutex_unlock(&tt->lock);
+    tomp_xtask_t *x = take(thr, tt, me, tg, true);
     if (x) {
+      run_task(thr, x);
+      continue;
+    }
+    /* publish, then re-check the condition and the queues: whoever changes either pokes
+     * us after the change */
+    __atomic_store_n(&pi->waiting, 1, __ATOMIC_SEQ_CST);
+    uint32_t w = __atomic_load_n(&me->taskwait_word, __ATOMIC_SEQ_CST);
+    if (done(arg)) break;
+    if ((x = take(thr, tt, me, tg, true))) {
+      tomp_store_rlx(&pi->waiting, 0);
       run_task(thr, x);
       continue;
     }
@@ -586,10 +789,8 @@ void tomp_taskyield(tomp_thread_t *thr) {
   tomp_task_t *t = thr->task;
   tomp_pinfo_t *pi = t->ext;
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;
-  if (!tt || !pi || !tomp_load_rlx(&tt->nready)) return;
-  tomp_mutex_lock(&tt->lock);
-  tomp_xtask_t *x = pick(tt, &pi->ready);
-  tomp_mutex_unlock(&tt->lock);
+  if (!tt || !pi) return;
+  tomp_xtask_t *x = take(thr, tt, t, NULL, true);
   if (x) run_task(thr, x);
 }
 
@@ -604,9 +805,15 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   bool has_deps = s->ndeps && team;
   bool included = p->in_final;
   bool undeferred = (f & TOMP_TF_UNDEFERRED) || included || !team;
-  /* Running at once (tomp_task_runs_at_once) is not for tasks with dependences or an
-   * event, which may have to wait for work that is queued behind us. */
-  if (!undeferred && !has_deps && !s->detach && tomp_task_runs_at_once(thr, f))
+  /* Running at once (tomp_task_runs_at_once) is not for tasks with an event, which may
+   * have to wait for work that is queued behind us.  A task with dependences runs at once
+   * only when the queue is long (as in libgomp): it then waits for its predecessors,
+   * earlier siblings that this thread may run meanwhile; in a team of one it stays deferred
+   * while the queue is short (the dependence graph is visible to tools). */
+  if (!undeferred && !s->detach &&
+      (has_deps ? tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) >
+                      64u * team->nthreads
+                : tomp_task_runs_at_once(thr, f)))
     undeferred = true;
 
   /* an undeferred task can use the caller's argument block as it is */
@@ -647,7 +854,6 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   x->refs = 1; /* the task itself, or for an undeferred one its encountering thread */
   x->pending = s->detach ? 2 : 1;
   x->detached = s->detach != NULL;
-  x->ompt_body_reported = 0;
   x->hold = undeferred;
 
   /* An undeferred task is complete before its encountering task goes on, so no taskwait,
@@ -655,8 +861,10 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
    * its parent, which stays suspended meanwhile). */
   if (!undeferred) {
     __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
-    if (p->flags & TOMP_TASK_EXPLICIT)
+    if (p->flags & TOMP_TASK_EXPLICIT) {
       __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
+      x->pref = 1;
+    }
     if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
   }
   ompt_task_create(thr, p, x, has_deps);
@@ -664,16 +872,20 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   if (!undeferred) {
     tomp_team_tasks_t *tt = team->tasks;
     tomp_pinfo_t *pi = tomp_task_pinfo(p);
-    bool posted = false;
-    tomp_mutex_lock(&tt->lock);
     __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
-    if (has_deps) tomp_dep_register(pi, x, s->deps, s->ndeps);
-    if (x->npred == 0)
-      posted = tomp_task_make_ready(tt, x);
-    else
-      tomp_store_rlx(&x->state, TOMP_XS_DEPWAIT);
-    tomp_mutex_unlock(&tt->lock);
-    if (posted) tomp_barrier_tasks_posted(team);
+    if (has_deps) {
+      tomp_mutex_lock(&tt->lock);
+      tomp_dep_register(pi, x, s->deps, s->ndeps);
+      bool ready = x->npred == 0;
+      if (ready)
+        post(thr, tt, x, true);
+      else
+        tomp_store_rlx(&x->state, TOMP_XS_DEPWAIT);
+      tomp_mutex_unlock(&tt->lock);
+      if (ready) tomp_barrier_tasks_posted(team);
+      return;
+    }
+    post_wake(team, post(thr, tt, x, false));
     return;
   }
 
@@ -708,11 +920,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
       while (tomp_load_acq(&x->done) != 2) tomp_cpu_relax();
     }
   }
-  /* deferred children of x hold references; without any, nobody else can reach x */
-  if (__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)
-    xtask_free(x);
-  else
-    xtask_unref(x);
+  undeferred_release(x);
 }
 
 /* The size class of a task without dependences or a copied argument block. */
@@ -781,7 +989,7 @@ void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, si
       xtask_free(x);
     }
   } else {
-    xtask_unref(x);
+    undeferred_release(x);
   }
 }
 
@@ -798,9 +1006,40 @@ void tomp_team_tasks_init(tomp_team_t *team) {
   tt->ready.head = tt->ready.tail = NULL;
   tt->nready = 0;
   tt->ntasks = 0;
+  tt->foreign = 0;
+  /* Deques are empty after every region and need no reset; the workers of this team are
+   * idle here (tomp_fork waited for them), so the table may be replaced. */
+  if (tt->ndq < team->nthreads) {
+    unsigned n = team->nthreads;
+    tomp_deque_t **dq = tomp_calloc(n, sizeof *dq);
+    for (unsigned i = 0; i < n; i++) {
+      if (i < tt->ndq) {
+        dq[i] = tt->dq[i];
+        continue;
+      }
+      dq[i] = aligned_alloc(TOMP_CACHELINE, sizeof(tomp_deque_t));
+      if (!dq[i]) tomp_fatal("out of memory for a task deque");
+      memset(dq[i], 0, sizeof(tomp_deque_t));
+    }
+    free(tt->dq);
+    tt->dq = dq;
+    tt->ndq = n;
+  }
+}
+
+static void tomp_team_tasks_free(tomp_team_tasks_t *tt) {
+  for (unsigned i = 0; i < tt->ndq; i++) free(tt->dq[i]);
+  free(tt->dq);
+  free(tt);
 }
 
 void tomp_team_tasks_fini(tomp_team_t *team) {
+  tomp_team_tasks_t *tt = team->tasks;
+  if (tt && __atomic_load_n(&tt->foreign, __ATOMIC_SEQ_CST)) {
+    tomp_mutex_lock(&tt->lock); /* see complete() */
+    tomp_mutex_unlock(&tt->lock);
+    tt->foreign = 0;
+  }
   for (unsigned i = 0; i < team->nthreads; i++) {
     tomp_pinfo_t *pi = team->implicit[i].ext;
     if (!pi) continue;
@@ -811,7 +1050,7 @@ void tomp_team_tasks_fini(tomp_team_t *team) {
   if (team->depth == ~0u && team->tasks) {
     /* the struct goes with the team; workers may still be leaving the barrier's polling */
     for (unsigned i = 1; i < team->nthreads; i++) tomp_worker_wait_idle(team->threads[i]);
-    free(team->tasks);
+    tomp_team_tasks_free(team->tasks);
     team->tasks = NULL;
   }
 }

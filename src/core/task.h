@@ -1,27 +1,34 @@
 /* Explicit tasks, dependences, taskgroups, task reductions and cancellation: the tasking
  * module's private structures and the interface the ABI front-ends (src/gomp) call.
  *
- * Scheduling model.  Ready tasks of a team sit in one priority-ordered list per team
- * (team->tasks, guarded by a futex mutex).  A ready task is also linked into its parent's
- * list of ready children and into its taskgroup's list of ready members, so a thread that
- * waits inside a tied task (taskwait, taskgroup end, an undeferred task's dependences) can
- * find work it is allowed to start -- descendants of the waiting task, task scheduling
- * constraint 2 -- in O(1), while threads in a barrier take any task from the team list.
+ * Scheduling model.  Every thread of a team owns a work-stealing deque (Chase-Lev): it
+ * pushes the tasks it creates or releases at the bottom and pops them there (LIFO, no
+ * lock), while idle threads steal from the top with a CAS (FIFO).  Tasks with a priority,
+ * tasks made ready by a thread outside the team, and overflow go to one shared list per team
+ * (team->tasks->ready, priority-ordered, under the team's futex lock), which every thread
+ * looks at first, so priorities are honoured before deque work.  A thread waiting inside a
+ * tied task (taskwait, taskgroup end, an undeferred task's dependences) may only start
+ * descendants of that task (task scheduling constraint 2): it checks what it pops from its
+ * own deque by walking the parent chain (a task keeps its parent allocated until it is
+ * freed itself, so the chain of a live task is live) and moves a task it may not start to
+ * the shared list; it steals only tasks whose parent (recorded in the deque slot, so no
+ * stolen-and-freed task is read) is the waiting task.  Threads in a barrier take anything.
  * Untied tasks are scheduled as tied ones (the spec allows it).
  *
  * Lifetimes.  An explicit task (deferred or not) is one block from a per-thread free list:
  * header, dependence nodes, then the copied argument block (an undeferred task without
  * cpyfn runs on the caller's block).  It is freed when it is complete and all its children
- * are complete (refs), because children reach into their parent's dependence table and
- * counters when they complete.  Undeferred tasks are not counted in their parent's
+ * are freed (refs), because children reach into their parent's dependence table and
+ * counters when they complete and a waiting thread walks a queued task's ancestors.  Undeferred tasks are not counted in their parent's
  * children, taskgroup or team->tasks->ntasks: they complete before the encountering task goes on.
  * Implicit tasks keep their child bookkeeping (tomp_pinfo_t) in task->ext until the
  * team's join.
  *
  * Waking.  A thread waiting inside task T publishes pinfo.waiting and then re-checks its
  * condition; whoever changes a condition T may wait for (children count, taskgroup count,
- * a child or group member becoming ready, an undeferred task's state) does so first and
- * then pokes T (tomp_task_poke), all sequentially consistent. */
+ * a child becoming ready, an undeferred task's state) does so first and then pokes T
+ * (tomp_task_poke), all sequentially consistent.  A barrier sleeper registers and then
+ * looks at every deque; a pusher publishes its bottom index and then looks for sleepers. */
 #ifndef TOMP_TASK_H
 #define TOMP_TASK_H
 
@@ -54,7 +61,6 @@ typedef struct tomp_tlist {
 /* Bookkeeping of a task that has (or had) children.  Protected by the team's task lock
  * except `waiting`, which is also changed by the waiter between spinning and sleeping. */
 typedef struct tomp_pinfo {
-  tomp_tlist_t ready;         /* ready children */
   uint32_t waiting;           /* 0 no waiter, 1 a waiter polls, 2 it sleeps on taskwait_word */
   struct tomp_deptab *deps;   /* last writers / readers per address, created on first use */
 } tomp_pinfo_t;
@@ -65,14 +71,13 @@ typedef struct tomp_taskgroup {
   uint32_t count;             /* incomplete tasks whose innermost taskgroup this is */
   uint32_t cancelled;
   uintptr_t *reductions;      /* task reductions visible in the group (inherited chain) */
-  tomp_tlist_t ready;         /* ready member tasks */
   bool workshare;             /* implicit group of a worksharing task reduction */
 } tomp_taskgroup_t;
 
 /* Task states (xtask.state) */
 enum {
   TOMP_XS_DEPWAIT,   /* waits for predecessors */
-  TOMP_XS_QUEUED,    /* in the ready lists */
+  TOMP_XS_QUEUED,    /* in a deque or the shared list */
   TOMP_XS_MUTEXWAIT, /* parked on a mutexinoutset holder */
   TOMP_XS_GO,        /* undeferred: may run now (the encountering thread polls for this) */
   TOMP_XS_RUNNING,
@@ -90,7 +95,7 @@ typedef struct tomp_depnode {
 
 typedef struct tomp_xtask {
   tomp_task_t t;                /* first: a tomp_task_t * of an explicit task is an xtask */
-  tomp_tlink_t lq, lc, lg;      /* team list, parent's ready children, taskgroup's ready */
+  tomp_tlink_t lq;              /* shared list; lq.next also links free and parked tasks */
   tomp_pinfo_t pinfo;           /* t.ext points here */
   uint32_t refs;                /* 1 until complete + incomplete children + holders */
   uint32_t pending;             /* body not finished (1) + event not fulfilled (1) */
@@ -100,7 +105,7 @@ typedef struct tomp_xtask {
   uint8_t hold;                 /* undeferred: the encountering thread runs and frees it */
   uint8_t detached;             /* has an event (detach clause) */
   uint8_t has_mutex;            /* has mutexinoutset dependences */
-  uint8_t ompt_body_reported;   /* OMPT, detachable: the body's end event has been delivered */
+  uint8_t pref;                 /* holds a reference on its (explicit) parent until freed */
   uint16_t cls;                 /* allocation size class, 0 = plain malloc */
   struct task_ctx *owner;       /* free list the block returns to (task.c) */
   uint32_t ndeps;
@@ -111,15 +116,40 @@ typedef struct tomp_xtask {
   struct tomp_xtask *succ_inline[2];
 } tomp_xtask_t;
 
-/* team->tasks.  One cache line: a creator holds the lock when it counts the task, and a
- * finishing thread's decrement lands on the line it takes next to pick a task, so the
- * count costs no transfer of its own. */
+/* A thread's deque.  Only the owner writes bottom and the slots; thieves and the owner's
+ * take of the last task CAS top.  Indices only grow (64 bits), so an empty deque needs no
+ * reset between regions.  A slot records the task's parent beside it: a waiting thief
+ * decides from the slot whether it may start the task, before it owns (and may read) it. */
+#define TOMP_DQ_SIZE 256
+typedef struct tomp_dqslot {
+  struct tomp_xtask *x;
+  tomp_task_t *parent;
+} tomp_dqslot_t;
+
+typedef struct tomp_deque {
+  int64_t bottom;
+  int64_t top_seen;             /* owner's lower bound of top (push's full test) */
+  int64_t top __attribute__((aligned(TOMP_CACHELINE)));
+  tomp_dqslot_t slot[TOMP_DQ_SIZE] __attribute__((aligned(TOMP_CACHELINE)));
+} tomp_deque_t;
+
+/* team->tasks.  The first line is written per task (the count, the lock); the deque table
+ * is read-only during a region and gets its own line. */
 typedef struct tomp_team_tasks {
-  tomp_mutex_t lock;
+  tomp_mutex_t lock;            /* shared list, dependences, taskgroup ends */
   uint32_t nready;              /* tasks in `ready`, readable without the lock */
-  tomp_tlist_t ready;
+  tomp_tlist_t ready;           /* the shared list */
   uint32_t ntasks;              /* explicit deferred tasks not yet complete (the barrier's) */
+  uint32_t foreign;             /* a thread outside the team completed a task (fulfill) */
+  tomp_deque_t **dq __attribute__((aligned(TOMP_CACHELINE))); /* one per thread number */
+  unsigned ndq;
 } __attribute__((aligned(TOMP_CACHELINE))) tomp_team_tasks_t;
+
+/* Tasks queued in the team (deques and shared list), sequentially consistent loads: a
+ * barrier sleeper calls it after registering. */
+uint32_t tomp_task_nready(tomp_team_t *team) TOMP_HIDDEN;
+/* tomp_task_run_one, optionally without stealing (the shared list and own deque only) */
+bool tomp_task_run_queued(tomp_thread_t *thr, bool steal) TOMP_HIDDEN;
 
 /* Deferred tasks of the team not complete yet (the barrier waits for 0). */
 static inline uint32_t tomp_team_ntasks(tomp_team_t *team) {
@@ -194,10 +224,11 @@ void tomp_task_fulfill(void *event) TOMP_HIDDEN;
 
 /* Internal to the tasking module */
 tomp_pinfo_t *tomp_task_pinfo(tomp_task_t *t) TOMP_HIDDEN;
-bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) TOMP_HIDDEN; /* lock held */
+/* lock held; x has dependences (so it cannot complete before the lock is released) */
+bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) TOMP_HIDDEN;
 bool tomp_task_discarded(tomp_xtask_t *x) TOMP_HIDDEN;
-/* Waits in the current task until done(arg); runs the task's ready children and, if tg is
- * given, tg's ready members meanwhile. */
+/* Waits in the current task until done(arg); runs the task's queued descendants (and,
+ * if tg is given, tg's members) meanwhile. */
 void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)(void *),
                           void *arg, int state, uint64_t wait_id) TOMP_HIDDEN;
 void tomp_task_poke(tomp_task_t *t) TOMP_HIDDEN; /* lock held: wake t's waiter if any */
