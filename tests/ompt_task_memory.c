@@ -13,13 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 static ompt_get_task_memory_t get_task_memory;
 static int inited, checked;

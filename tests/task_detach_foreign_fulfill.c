@@ -9,13 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);                       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 /* handed over under a pthread mutex (a sanitizer sees it; the program is not instrumented) */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
