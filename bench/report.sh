@@ -139,13 +139,13 @@ if [ $chart_ok = 1 ]; then
   files=("$TMP"/chart.*)
   n=${#files[@]}
   {
-    echo "set terminal png size 1000,$((150 + 230 * n)) font ',9'"
+    echo "set terminal png size 1000,$((150 + 240 * n)) font ',9'"
     echo "set output '$PNG'"
     echo "set multiplot layout $n,1 title 'tomp / libgomp and tomp / libomp, median ns/op ($(basename "$CSV" .csv)); above 1: tomp slower; hollow: within noise'"
     echo "set style fill solid 0.8 border -1; set boxwidth 0.38; set grid ytics"
     echo "set yrange [-4.2:4.2]; set ytics ('1/16' -4, '1/8' -3, '1/4' -2, '1/2' -1, '1' 0, '2' 1, '4' 2, '8' 3, '16' 4)"
     echo "set termoption noenhanced; set xtics rotate by 45 right nomirror"
-    echo "set key outside top center horizontal; set bmargin 5.5"
+    echo "set key outside top center horizontal; set bmargin 6.5"
     echo "clip(r) = (l = log(r) / log(2), l > 4 ? 4 : l < -4 ? -4 : l)"
     for f in "${files[@]}"; do
       T=${f##*.}
