@@ -13,9 +13,13 @@
  *                  an empty body: the price of delivering every event tomp produces
  *                  (bench/ompt-cost.sh).
  *
- * Load with OMP_TOOL_LIBRARIES=/path/to/null-tool.so. */
+ * Load with OMP_TOOL_LIBRARIES=/path/to/null-tool.so.  With BENCH_TOOL_ANNOUNCE set in the
+ * environment, initialize says on stderr that it ran and how many callbacks the runtime took
+ * (bench/run.sh checks it, so a runtime that silently ignored the tool is noticed). */
 #include <omp-tools.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #ifdef EMPTY_CALLBACKS
 static void on_parallel_begin(ompt_data_t *encountering_task_data,
@@ -58,6 +62,7 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                            ompt_data_t *tool_data) {
   (void)initial_device_num, (void)tool_data;
+  int taken = 0;
 #ifdef EMPTY_CALLBACKS
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!set) return 0;
@@ -70,11 +75,14 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!set) return 0;
   for (int ev = 1; ev <= 37; ev++)
-    set((ompt_callbacks_t)ev, ev == ompt_callback_control_tool ? (ompt_callback_t)on_control_tool
-                                                               : (ompt_callback_t)on_any);
+    taken += set((ompt_callbacks_t)ev, ev == ompt_callback_control_tool
+                                           ? (ompt_callback_t)on_control_tool
+                                           : (ompt_callback_t)on_any) >= ompt_set_sometimes;
 #else
   (void)lookup;
 #endif
+  if (getenv("BENCH_TOOL_ANNOUNCE"))
+    fprintf(stderr, "bench-tool: initialized, %d callbacks registered\n", taken);
   return 1;
 }
 

@@ -1,26 +1,40 @@
 #!/bin/bash
-# Side-by-side microbenchmarks: tomp vs GCC's libgomp vs LLVM's libomp (GOMP layer).
+# Side-by-side benchmarks: tomp vs GCC's libgomp vs LLVM's libomp (GOMP layer).
 #
 #   bench/run.sh [--quick] [--reps N] [--threads T[,T...]] [--time S] [--timeout S]
-#                [--quiet PCT] [tests...]
+#                [--quiet PCT] [--ompt | --no-ompt] [--ompt-threads T[,T...]] [tests...]
 #
-# --quiet PCT: before each test's interleaved triple of runs, wait (up to 10 s) until other
-# processes keep less than PCT% of the CPUs busy (sampled over 0.2 s).  Every sample is kept
-# in the CSV (others_busy_pct) so a noisy result can be recognised.
+# Two programs, both gcc -fopenmp -O2, one command line: build/bench/ompbench (construct
+# overheads, bench/ompbench.c) and build/bench/kernels (a task tree and four kernels with a
+# checked answer, bench/kernels.c); each test name is run by the program that lists it (-l).
+# Default: every test of both at 1, 2 and 4 threads (4 oversubscribes 2 CPUs), 5 reps of
+# 0.2 s, plus the OMPT rows; `make bench` runs this (about 7-9 minutes on 2 CPUs).
 #
-# One binary (build/bench/ompbench, gcc -fopenmp -O2) runs on every runtime; only the
-# directory on LD_LIBRARY_PATH changes: it holds a libgomp.so.1 that is tomp, the system
-# libgomp or libomp.  (LD_PRELOAD of libomp is NOT used: the system libgomp would still be
-# loaded as the binary's DT_NEEDED and run its constructor; see docs/benchmarks.md.)  Every
-# run prints the library its GOMP_parallel bound to and all OpenMP libraries mapped; the
-# script refuses a result whose runtime is not the one intended.
+# --ompt adds, for a few representative tests and the kernels (all named tests if given) at
+# --ompt-threads (default 2), four more configurations run in the same interleaving: tomp and
+# libomp each with bench/null-tool.c as a tool that registers no callback (+nulltool) and as
+# one that registers every callback with an empty body (+alltool), via OMP_TOOL_LIBRARIES.
+# Their plain rows are the "no tool" configuration.  On by default when no test is named.
 #
-# Runs are interleaved (rep 1: test A on tomp, libgomp, libomp; test B on ...; rep 2: ...) so
-# that a burst of load from other processes hits all runtimes and is spread over every test's
-# repetitions.  Tables: the median of the N runs (each run reports the median of its timed
-# batches), the best batch of all runs (least disturbed), and with --quiet the median of the
-# runs that started quiet; ratios tomp/libgomp and tomp/libomp.  A run that fails (missing entry point, wrong result,
-# crash) or hangs (timeout) marks that runtime n/a for the test; it is not retried.
+# --quiet PCT: before each test's interleaved runs, wait (up to 10 s) until other processes
+# keep less than PCT% of the CPUs busy (sampled over 0.2 s).  Every sample is kept in the CSV
+# (others_busy_pct) so a noisy result can be recognised.
+#
+# Only the directory on LD_LIBRARY_PATH changes between runtimes: it holds a libgomp.so.1
+# that is tomp, the system libgomp or libomp.  (LD_PRELOAD of libomp is NOT used: the system
+# libgomp would still be loaded as the binary's DT_NEEDED and run its constructor; see
+# docs/benchmarks.md.)  Every run prints the library its GOMP_parallel bound to and all OpenMP
+# libraries mapped; the script refuses a result whose runtime is not the one intended, and a
+# tool configuration whose tool did not announce its initialisation.
+#
+# Runs are interleaved (rep 1: test A on every configuration; test B ...; rep 2: ...) so that
+# a burst of load from other processes hits all runtimes and is spread over every test's
+# repetitions.  A run that fails (missing entry point, wrong result, crash) or hangs
+# (timeout) marks that configuration n/a for the test; it is not retried.
+#
+# Output: bench/results/<date-time>.csv (every run's value), then bench/report.sh turns it into
+# <date-time>.md (tables: medians, ratios tomp/libgomp, tomp/libomp, tomp/best, which are
+# within noise; OMPT rows; summary) printed here, and <date-time>.png (ratio chart, gnuplot).
 #
 # Environment: TOMP_BUILD (default build) selects the tomp build directory, or TOMP_LIB names
 # any libtomp.so (e.g. another branch's build, to see what a merge will bring); OMP_* / GOMP_* /
@@ -29,7 +43,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 
-REPS=5 THREADS=2 TIME=0.3 TIMEOUT=20 QUICK=0 QUIET=""
+REPS=5 THREADS=1,2,4 TIME=0.2 TIMEOUT=20 QUICK=0 QUIET="" OMPT="" OMPT_THREADS=2
 TESTS=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -39,7 +53,10 @@ while [ $# -gt 0 ]; do
     --time) TIME=$2; shift ;;
     --timeout) TIMEOUT=$2; shift ;;
     --quiet) QUIET=$2; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    --ompt) OMPT=1 ;;
+    --no-ompt) OMPT=0 ;;
+    --ompt-threads) OMPT_THREADS=$2; shift ;;
+    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
     *) TESTS+=("$1") ;;
   esac
@@ -48,25 +65,36 @@ done
 if [ $QUICK = 1 ]; then
   # explicit --reps/--time given before or after --quick keep their value only if not default
   [ "$REPS" = 5 ] && REPS=3
-  [ "$TIME" = 0.3 ] && TIME=0.1
+  [ "$TIME" = 0.2 ] && TIME=0.1
   [ "$TIMEOUT" = 20 ] && TIMEOUT=10
 fi
 case $REPS in ''|*[!0-9]*|0) echo "run.sh: --reps needs a positive integer" >&2; exit 64 ;; esac
+[ -z "$OMPT" ] && { [ ${#TESTS[@]} -eq 0 ] && OMPT=1 || OMPT=0; }
 
 TOMP_BUILD=${TOMP_BUILD:-build}
-BIN=build/bench/ompbench
+TOMP_LIB_FROM_ENV=${TOMP_LIB:-}
 TOMP_LIB=${TOMP_LIB:-$ROOT/$TOMP_BUILD/libtomp.so}
 GOMP_LIB=/usr/lib/x86_64-linux-gnu/libgomp.so.1
 KMP_LIB=/usr/lib/llvm-14/lib/libomp.so.5
 [ -f "$TOMP_LIB" ] || { echo "run.sh: $TOMP_LIB missing: run make first" >&2; exit 1; }
-if [ ! -x $BIN ] || [ bench/ompbench.c -nt $BIN ]; then
-  mkdir -p build/bench
-  gcc -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o $BIN bench/ompbench.c -ldl || exit 1
-fi
+mkdir -p build/bench
+for prog in ompbench kernels; do
+  if [ ! -x build/bench/$prog ] || [ bench/$prog.c -nt build/bench/$prog ]; then
+    gcc -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o build/bench/$prog bench/$prog.c -ldl || exit 1
+  fi
+done
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+# The tools live outside the tree: ompbench lists every mapped library whose path contains
+# "tomp" as an OpenMP runtime, and the checkout's path may.
+gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -o "$TMP/null-tool.so" bench/null-tool.c &&
+gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DALL_CALLBACKS -o "$TMP/all-tool.so" bench/null-tool.c ||
+  exit 1
 
 # One directory per runtime, each holding libgomp.so.1 -> that runtime.
 LIBDIRS=$ROOT/build/bench/rt
 RUNTIMES=(tomp libgomp libomp)
+OMPT_CFGS=(tomp+nulltool libomp+nulltool tomp+alltool libomp+alltool)
 declare -A LIBOF=([tomp]=$TOMP_LIB [libgomp]=$GOMP_LIB [libomp]=$KMP_LIB)
 for rt in "${RUNTIMES[@]}"; do
   mkdir -p "$LIBDIRS/$rt"
@@ -74,20 +102,42 @@ for rt in "${RUNTIMES[@]}"; do
   [ -e "${LIBOF[$rt]}" ] || echo "run.sh: ${LIBOF[$rt]} missing; $rt will be n/a" >&2
 done
 
-[ ${#TESTS[@]} -eq 0 ] && mapfile -t TESTS < <($BIN -l | awk '{print $1}')
+# Which program runs which test.
+declare -A PROG=()
+ALL=()
+for prog in ompbench kernels; do
+  while read -r t _; do PROG[$t]=$prog; ALL+=("$t"); done < <(build/bench/$prog -l)
+done
+[ ${#TESTS[@]} -eq 0 ] && TESTS=("${ALL[@]}")
 for t in "${TESTS[@]}"; do
-  $BIN -l | awk '{print $1}' | grep -qx "$t" || { echo "run.sh: unknown test $t" >&2; exit 64; }
+  [ -n "${PROG[$t]:-}" ] || { echo "run.sh: unknown test $t (ompbench -l, kernels -l)" >&2; exit 64; }
 done
 IFS=, read -r -a TLIST <<<"$THREADS"
+# OMPT rows: representative constructs and every kernel, or whatever was named.
+declare -A OMPT_TEST=() OMPT_T=()
+if [ "$OMPT" = 1 ]; then
+  if [ ${#TESTS[@]} -eq ${#ALL[@]} ]; then
+    for t in parallel barrier lock dynamic_1 task_all task_tree matmul jacobi sort irregular; do
+      OMPT_TEST[$t]=1
+    done
+  else
+    for t in "${TESTS[@]}"; do OMPT_TEST[$t]=1; done
+  fi
+  IFS=, read -r -a tl <<<"$OMPT_THREADS"
+  for T in "${tl[@]}"; do OMPT_T[$T]=1; done
+fi
+configs_of() { # T test -> the configurations measured for it
+  echo "${RUNTIMES[@]}"
+  [ -n "${OMPT_T[$1]:-}" ] && [ -n "${OMPT_TEST[$2]:-}" ] && echo "${OMPT_CFGS[@]}"
+}
 
 STAMP=$(date +%Y-%m-%d-%H%M%S)
 mkdir -p bench/results
 CSV=bench/results/$STAMP.csv
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "ompbench: ${#TESTS[@]} tests x ${#RUNTIMES[@]} runtimes x $REPS reps, threads $THREADS," \
-  "${TIME}s per run, timeout ${TIMEOUT}s; load average $LOAD0; $(nproc) CPUs" >&2
+echo "bench: ${#TESTS[@]} tests x ${#RUNTIMES[@]} runtimes x $REPS reps, threads $THREADS," \
+  "${TIME}s per run, timeout ${TIMEOUT}s$([ "$OMPT" = 1 ] && echo ", OMPT rows at $OMPT_THREADS threads");" \
+  "load average $LOAD0; $(nproc) CPUs" >&2
 
 # status/<T>/<test>/<rt>: "" while fine, else the reason; vals/<T>/<test>/<rt>: one value a line
 reason_of() {
@@ -96,34 +146,43 @@ reason_of() {
     127) echo "missing entry point" ;;
     2) echo "wrong result" ;;
     3) echo "wrong runtime loaded" ;;
+    4) echo "tool not initialised" ;;
     *) if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128))"; else echo "exit $1"; fi ;;
   esac
 }
 
-run_one() { # T test rt -> appends to vals or writes status
-  local T=$1 t=$2 rt=$3 d=$TMP/$1/$2 out rc real
+run_one() { # T test cfg -> appends to vals or writes status; cfg: runtime[+tool]
+  local T=$1 t=$2 cfg=$3 d=$TMP/$1/$2 out rc real rt=${3%%+*} tool=""
+  local -a toolenv=()
   mkdir -p "$d"
-  [ -s "$d/$rt.status" ] && return
-  out=$(env -u LD_PRELOAD -u LD_BIND_NOW LD_LIBRARY_PATH="$LIBDIRS/$rt" OMP_NUM_THREADS=$T \
-        timeout -k 2 "$TIMEOUT" $BIN -T "$T" -t "$TIME" "$t" 2>"$d/$rt.err")
+  [ -s "$d/$cfg.status" ] && return
+  if [ "$cfg" != "$rt" ]; then
+    tool=${cfg#*+}
+    toolenv=(-u OMP_TOOL OMP_TOOL_LIBRARIES="$TMP/${tool%tool}-tool.so" BENCH_TOOL_ANNOUNCE=1)
+  fi
+  out=$(env -u LD_PRELOAD -u LD_BIND_NOW "${toolenv[@]}" LD_LIBRARY_PATH="$LIBDIRS/$rt" \
+        OMP_NUM_THREADS=$T timeout -k 2 "$TIMEOUT" build/bench/${PROG[$t]} -T "$T" -t "$TIME" "$t" \
+        2>"$d/$cfg.err")
   rc=$?
   if [ $rc -eq 0 ]; then
     real=$(readlink -f "${LIBOF[$rt]}")
     # the runtime bound must be the intended one, and no other OpenMP library mapped
     if ! grep -q "bound=$real loaded=$real\$" <<<"$out"; then
-      echo "run.sh: $t on $rt: wrong runtime: ${out##*bound=}" >>"$d/$rt.err"
+      echo "run.sh: $t on $cfg: wrong runtime: ${out##*bound=}" >>"$d/$cfg.err"
       rc=3
+    elif [ -n "$tool" ] && ! grep -q '^bench-tool: initialized' "$d/$cfg.err"; then
+      rc=4
     fi
   fi
   if [ $rc -ne 0 ]; then
     { reason_of $rc | tr -d '\n'
-      sed -n 's/.*undefined symbol: \([^,]*\).*/ \1/p' "$d/$rt.err" | head -1; echo; } >"$d/$rt.status"
-    printf '  %-15s T=%s %-8s n/a: %s: %s\n' "$t" "$T" "$rt" "$(cat "$d/$rt.status")" \
-      "$(head -c 200 "$d/$rt.err" | tr '\n' ' ')" >&2
+      sed -n 's/.*undefined symbol: \([^,]*\).*/ \1/p' "$d/$cfg.err" | head -1; echo; } >"$d/$cfg.status"
+    printf '  %-15s T=%s %-15s n/a: %s: %s\n' "$t" "$T" "$cfg" "$(cat "$d/$cfg.status")" \
+      "$(grep -v '^bench-tool' "$d/$cfg.err" | head -c 300 | tr '\n' ' ')" >&2
     return
   fi
-  sed -n 's/.* ns_per_op=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$d/$rt.vals"
-  sed -n 's/.* min=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$d/$rt.mins"
+  sed -n 's/.* ns_per_op=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$d/$cfg.vals"
+  sed -n 's/.* min=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$d/$cfg.mins"
 }
 
 # Share of the CPUs other processes keep busy, sampled over half a second before each rep
@@ -151,7 +210,9 @@ for rep in $(seq 1 "$REPS"); do
         done
         mkdir -p "$TMP/$T/$t" && echo "$b" >>"$TMP/$T/$t/busy"
       fi
-      for rt in "${RUNTIMES[@]}"; do run_one "$T" "$t" "$rt"; done
+      # every configuration in turn, starting one further each rep (no fixed order bias)
+      read -r -a cfgs <<<"$(configs_of "$T" "$t" | tr '\n' ' ')"
+      for i in "${!cfgs[@]}"; do run_one "$T" "$t" "${cfgs[$(( (i + rep) % ${#cfgs[@]} ))]}"; done
     done
   done
 done
@@ -159,78 +220,36 @@ LOAD1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 stat_of() { # file -> "median min max n" (median of an even count: mean of the middle two)
   sort -g "$1" | awk '{v[NR]=$1} END {if (NR==0) exit;
-    m = NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; printf "%.2f %.2f %.2f %d\n", m, v[1], v[NR], NR}'
+    m = NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; printf "%.3f %.3f %.3f %d\n", m, v[1], v[NR], NR}'
 }
 
-COMMIT=$(git rev-parse --short HEAD 2>/dev/null)
+# What was measured on what (in every CSV row; report.sh prints it with the tables).
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- src include 2>/dev/null || echo +dirty)
+[ -n "${TOMP_LIB_FROM_ENV:-}" ] && COMMIT="$COMMIT (TOMP_LIB=$TOMP_LIB)"
+CPU=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 | tr -d ',')
+pkgver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null | tr -d ','; }
+GCCV=$(gcc -dumpfullversion 2>/dev/null)
+VERSIONS="gcc $GCCV; libgomp $(pkgver libgomp1); libomp $(pkgver libomp5-14)"
 BUSYS=$(IFS=';'; echo "${BUSY[*]}")
-echo "date,host,cpus,threads,test,runtime,status,median_ns,best_ns,min_run_ns,max_run_ns,runs,run_values,others_busy_pct,load_before,load_after,tomp_commit" >"$CSV"
-# Collect: MED/BEST[T,test,rt] ("" when n/a)
-declare -A MED=() BEST=() QMED=()
+echo "date,host,cpus,threads,test,runtime,status,median_ns,best_ns,min_run_ns,max_run_ns,runs,run_values,others_busy_pct,load_before,load_after,tomp_commit,cpu_model,versions,reps,time_s" >"$CSV"
 for T in "${TLIST[@]}"; do
   for t in "${TESTS[@]}"; do
-    for rt in "${RUNTIMES[@]}"; do
-      f=$TMP/$T/$t/$rt k=$T,$t,$rt
-      [ -s "$TMP/$T/$t/busy" ] && BUSYS=$(paste -sd';' "$TMP/$T/$t/busy")
+    for cfg in $(configs_of "$T" "$t"); do
+      f=$TMP/$T/$t/$cfg
+      busy=$BUSYS
+      [ -s "$TMP/$T/$t/busy" ] && busy=$(paste -sd';' "$TMP/$T/$t/busy")
+      tail=$busy,$LOAD0,$LOAD1,$COMMIT,$CPU,$VERSIONS,$REPS,$TIME
       if [ -s "$f.status" ] || [ ! -s "$f.vals" ]; then
-        MED[$k]="" BEST[$k]="" QMED[$k]=""
-        echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,$(cat "$f.status" 2>/dev/null),,,,,0,,$BUSYS,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
+        echo "$STAMP,$(hostname),$(nproc),$T,$t,$cfg,$(cat "$f.status" 2>/dev/null || echo no result),,,,,0,,$tail" >>"$CSV"
       else
         read -r med min max cnt < <(stat_of "$f.vals")
-        MED[$k]=$med
-        BEST[$k]=$(sort -g "$f.mins" | head -1)
-        # with --quiet: the median of the runs that started with the machine quiet
-        QMED[$k]=""
-        if [ -n "$QUIET" ] && [ -s "$TMP/$T/$t/busy" ]; then
-          paste -d' ' "$TMP/$T/$t/busy" "$f.vals" | awk -v q="$QUIET" 'NF == 2 && $1 < q {print $2}' >"$f.qvals"
-          [ -s "$f.qvals" ] && QMED[$k]=$(stat_of "$f.qvals" | awk '{print $1 " (" $4 ")"}')
-        fi
-        echo "$STAMP,$(hostname),$(nproc),$T,$t,$rt,ok,$med,${BEST[$k]},$min,$max,$cnt,$(paste -sd';' "$f.vals"),$BUSYS,$LOAD0,$LOAD1,$COMMIT" >>"$CSV"
+        best=$(sort -g "$f.mins" | head -1)
+        echo "$STAMP,$(hostname),$(nproc),$T,$t,$cfg,ok,$med,$best,$min,$max,$cnt,$(paste -sd';' "$f.vals"),$tail" >>"$CSV"
       fi
     done
   done
 done
 
-table() { # name of the assoc array (MED or BEST)
-  local -n V=$1
-  printf '%-15s %3s %29s %12s %12s %9s %9s\n' test T "tomp ns/op" "libgomp" "libomp" "/libgomp" "/libomp"
-  for T in "${TLIST[@]}"; do
-    for t in "${TESTS[@]}"; do
-      line=$(printf '%-15s %3s' "$t" "$T")
-      for rt in "${RUNTIMES[@]}"; do
-        v=${V[$T,$t,$rt]}
-        if [ -z "$v" ]; then
-          [ "$rt" = tomp ] && v="n/a (unsupported on tomp yet)" || v="n/a"
-        fi
-        [ "$rt" = tomp ] && line+=$(printf ' %29s' "$v") || line+=$(printf ' %12s' "$v")
-      done
-      for ref in libgomp libomp; do
-        a=${V[$T,$t,tomp]%% *} b=${V[$T,$t,$ref]%% *}
-        if [ -n "$a" ] && [ -n "$b" ]; then
-          line+=$(awk -v a="$a" -v b="$b" 'BEGIN {printf " %9.2f", (b > 0 ? a / b : 0)}')
-        else
-          line+=$(printf ' %9s' -)
-        fi
-      done
-      echo "$line"
-    done
-  done
-}
-
-echo
-echo "== median of $REPS runs (each run: median of its timed batches), ns per op; ratio > 1: tomp slower"
-table MED
-echo
-echo "== best batch of all $REPS runs (least disturbed by other load), ns per op"
-table BEST
-if [ -n "$QUIET" ]; then
-  echo
-  echo "== median of the runs that started with other processes using < $QUIET% of the CPUs (how many)"
-  table QMED
-fi
-echo
-echo "load average before: $LOAD0, after: $LOAD1; CPUs busy with other work before each rep: ${BUSY[*]} (%)"
-for T in "${TLIST[@]}"; do for t in "${TESTS[@]}"; do for rt in "${RUNTIMES[@]}"; do
-  [ -s "$TMP/$T/$t/$rt.status" ] && echo "  $t (T=$T): $rt n/a: $(cat "$TMP/$T/$t/$rt.status")"
-done; done; done
-echo "CSV: $CSV"
+echo "load average before: $LOAD0, after: $LOAD1; CPUs busy with other work before each rep: ${BUSY[*]} (%)" >&2
+echo "CSV: $CSV" >&2
+bench/report.sh "$CSV"
