@@ -142,7 +142,7 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
     since_task++;
     if (all_done(team, ctr) && try_release(b, ctr)) break;
     if (++spin < budget) {
-      tomp_cpu_relax();
+      tomp_wait_pause();
       continue;
     }
     /* Sleep.  Register first, then sample seq, then re-check everything a waker changes

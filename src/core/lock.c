@@ -71,7 +71,7 @@ void tomp_lockword_acquire_slow(uint32_t *w, int state) {
   }
   unsigned long n = spin_budget(h >> TOMP_LOCK_HINT_SHIFT);
   for (unsigned long i = 0; i < n; i++) {
-    tomp_cpu_relax();
+    tomp_wait_pause();
     uint32_t v = tomp_load_rlx(w);
     if ((v & TOMP_LOCK_STATE) == 0) {
       e = h;
@@ -286,7 +286,7 @@ static void nest25_acquire(nest_lock25_t *l, uint32_t me) {
   if (thr) tomp_set_state(thr, ompt_state_wait_lock, (uint64_t)(uintptr_t)l);
   unsigned long n = tomp_spins();
   for (unsigned long i = 0; i < n; i++) {
-    tomp_cpu_relax();
+    tomp_wait_pause();
     z = 0;
     if (tomp_load_rlx(&l->owner) == 0 && tomp_cas(&l->owner, &z, me)) goto done;
   }

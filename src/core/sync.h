@@ -5,6 +5,7 @@
 #define TOMP_SYNC_H
 
 #include <stdbool.h>
+#include <sched.h>
 #include <stdint.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -56,13 +57,23 @@ static inline unsigned long tomp_spins(void) {
                                                              : tomp_spin_count;
 }
 
+/* One poll's pause in a wait loop.  Oversubscribed, the thread we wait for may be waiting
+ * for our CPU: a poll then yields it, so a hand-over costs a context switch instead of a
+ * futex sleep and wake-up (the budget, tomp_spins(), then counts yields). */
+static inline void tomp_wait_pause(void) {
+  if (tomp_load_rlx(&tomp_nthreads_live) > tomp_num_procs)
+    sched_yield();
+  else
+    tomp_cpu_relax();
+}
+
 /* Wait until *addr != val: spin for the wait policy's budget, then sleep on the futex.
  * The waker must change *addr before calling tomp_futex_wake(addr, ...). */
 static inline void tomp_wait_while_eq(uint32_t *addr, uint32_t val) {
   unsigned long n = tomp_spins();
   for (unsigned long i = 0; i < n; i++) {
     if (tomp_load_acq(addr) != val) return;
-    tomp_cpu_relax();
+    tomp_wait_pause();
   }
   while (tomp_load_acq(addr) == val) tomp_futex_wait(addr, val);
 }

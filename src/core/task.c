@@ -703,7 +703,7 @@ void tomp_task_wait_until(tomp_thread_t *thr, tomp_taskgroup_t *tg, bool (*done)
     unsigned long i = 0;
     for (; i < n; i++) {
       if (tomp_load_acq(&me->taskwait_word) != w) break;
-      tomp_cpu_relax();
+      tomp_wait_pause();
     }
     if (i < n) continue;
     uint32_t one = 1;

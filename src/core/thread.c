@@ -73,7 +73,7 @@ static void *worker_main(void *arg) {
     if (g != GO_WORK) {
       unsigned long n = tomp_spins();
       for (unsigned long i = 0; i < n && (g = tomp_load_acq(&t->go)) != GO_WORK; i++)
-        tomp_cpu_relax();
+        tomp_wait_pause();
       while (g != GO_WORK) {
         uint32_t idle = GO_IDLE;
         if (g == GO_IDLE && !tomp_cas(&t->go, &idle, GO_SLEEP)) {

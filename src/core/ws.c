@@ -83,7 +83,7 @@ bool tomp_ws_wait64(tomp_thread_t *thr, uint64_t *word, uint64_t want, bool exac
       reached = false;
       goto out;
     }
-    tomp_cpu_relax();
+    tomp_wait_pause();
   }
   for (;;) {
     __atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
@@ -112,7 +112,7 @@ static bool slot_wait(tomp_thread_t *thr, tomp_ws_t *d, uint32_t cur, bool lappi
   if (lapping && tomp_ws_region_cancelled(thr)) return false;
   if (*spin < tomp_spins()) {
     ++*spin;
-    tomp_cpu_relax();
+    tomp_wait_pause();
     return true;
   }
   int saved = thr->state;
