@@ -63,7 +63,10 @@ bh=$(sum "$W/lock.blame" '(^|;)holder(;|$)')
 bt=$(sum "$W/lock.blame" '.')
 echo "lock wait $lw, blame on holder $bh of $bt"
 [ "$lw" -gt 0 ] || fail "no 'omp lock wait' under holder"
-[ "$bt" -gt 0 ] && ratio_ge "$bh" "$bt" 80 100 || fail "directed blame should land on holder ($bh of $bt)"
+# one sample (5000 us at 200 Hz) of slack: on a loaded machine the waits may be only a few
+# samples, and a sample taken at a hand-over may go to the previous holder's path
+[ "$bt" -gt 0 ] && ratio_ge $((bh + 5000)) "$bt" 80 100 ||
+  fail "directed blame should land on holder ($bh of $bt)"
 ratio_ge "$bt" "$lw" 1 3 && ratio_ge "$lw" "$bt" 1 3 || fail "blame ($bt) should match the lock waits ($lw)"
 
 # ---- long and short holders ----
