@@ -32,9 +32,7 @@ enum {
  * user-visible object (lock, critical name, atomic lock word).  The callback slot is tested
  * inline, so a tool that did not register the event (or a Collector API session without
  * OMPT) costs no call into the tools layer. */
-#define TOMP_EV_WANT(name)                                                                         \
-  (TOMP_OMPT_SLOT(name) ||                                                                         \
-   (__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) & TOMP_TOOL_COLLECTOR))
+#define TOMP_EV_WANT(name) (TOMP_OMPT_SLOT(name) || tomp_coll_on())
 static inline void tomp_ev_lock_init(tomp_thread_t *thr, int kind, unsigned hint, void *wait_id) {
   if (TOMP_EV_WANT(lock_init)) tomp_ompt_mutex_(TOMP_OMPT_LOCK_INIT, thr, kind, hint, wait_id);
 }

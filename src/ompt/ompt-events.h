@@ -12,6 +12,7 @@
 #define TOMP_OMPT_EVENTS_H
 
 #include "ompt.h"
+#include "../collector/collector.h"
 
 static inline bool tomp_ompt_on(void) {
   return tomp_unlikely(TOMP_OMPT_ENABLED() != 0);
@@ -71,7 +72,7 @@ static inline void tomp_ompt_barrier(tomp_thread_t *thr, int state, ompt_scope_e
    * API's barrier wait events) */
   if (tomp_ompt_on() &&
       (thr->ompt_single || (wait ? TOMP_OMPT_SLOT(sync_region_wait) : TOMP_OMPT_SLOT(sync_region)) ||
-       (wait && (__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) & TOMP_TOOL_COLLECTOR))))
+       (wait && tomp_coll_on())))
     tomp_ompt_barrier_(thr, state, ep, wait, codeptr);
 }
 
