@@ -61,12 +61,15 @@ time_and_blame "$W/rep_lock.d" "$W/lock"
 lw=$(sum "$W/lock" ';holder;omp lock wait$')
 bh=$(sum "$W/lock.blame" '(^|;)holder(;|$)')
 bt=$(sum "$W/lock.blame" '.')
-echo "lock wait $lw, blame on holder $bh of $bt"
+lbar=$(sum "$W/lock" 'omp barrier wait$')
+echo "lock wait $lw, blame on holder $bh of $bt, end-of-region barrier wait $lbar"
 [ "$lw" -gt 0 ] || fail "no 'omp lock wait' under holder"
-# one sample (5000 us at 200 Hz) of slack: on a loaded machine the waits may be only a few
-# samples, and a sample taken at a hand-over may go to the previous holder's path
-[ "$bt" -gt 0 ] && ratio_ge $((bh + 5000)) "$bt" 80 100 ||
-  fail "directed blame should land on holder ($bh of $bt)"
+# Directed blame all lands on holder().  The rest of the blame is undirected: when one
+# thread has finished its iterations and waits in the region's closing barrier, the other's
+# samples (free_part, holder) carry that wait; so it is at most the barrier wait, plus one
+# sample (5000 us at 200 Hz) of slack for a sample taken at a hand-over.
+[ "$bh" -gt 0 ] && [ $((bt - bh)) -le $((lbar + 5000)) ] ||
+  fail "directed blame should land on holder ($bh of $bt; barrier wait $lbar)"
 ratio_ge "$bt" "$lw" 1 3 && ratio_ge "$lw" "$bt" 1 3 || fail "blame ($bt) should match the lock waits ($lw)"
 
 # ---- long and short holders ----
