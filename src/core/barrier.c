@@ -97,14 +97,14 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
   }
   /* OMPT: the implicit barrier of a parallel region reports the region's codeptr_ra on every
    * thread; other barriers the entry point's. */
-  bool ev = tomp_ompt_on();
+  bool ev = tomp_ompt_on() && tomp_ompt_barrier_wanted(thr);
   const void *ra = NULL;
   if (ev) {
     ra = kind == ompt_state_wait_barrier_implicit_parallel ? team->codeptr : thr->codeptr;
-    tomp_ompt_barrier(thr, kind, ompt_scope_begin, false, ra);
+    tomp_ompt_barrier_(thr, kind, ompt_scope_begin, false, ra);
   }
   tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
-  if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_begin, true, ra);
+  if (ev) tomp_ompt_barrier_(thr, kind, ompt_scope_begin, true, ra);
 
   bool cancelled = false;
   /* A team of one with no task outstanding has nobody to wait for. */
@@ -163,9 +163,9 @@ bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
     spin = budget / 2;
   }
 out:
-  if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_end, true, ra);
+  if (ev) tomp_ompt_barrier_(thr, kind, ompt_scope_end, true, ra);
   tomp_set_state(thr, saved, 0);
-  if (ev) tomp_ompt_barrier(thr, kind, ompt_scope_end, false, ra);
+  if (ev) tomp_ompt_barrier_(thr, kind, ompt_scope_end, false, ra);
   if (cancelled) ompt_barrier_cancel_detected(thr);
   return cancelled;
 }

@@ -349,7 +349,7 @@ typedef struct tomp_entry_guard {
   const void *codeptr;           /* thr->codeptr before this entry */
 } tomp_entry_guard_t;
 
-static inline void tomp_entry_enter_(struct tomp_thread *thr, tomp_entry_guard_t *g,
+static inline __attribute__((always_inline)) void tomp_entry_enter_(struct tomp_thread *thr, tomp_entry_guard_t *g,
                                      const void *ra, void *fp) {
   tomp_task_t *t = thr ? thr->task : NULL;
   if (!t || t->frame.enter_frame.ptr) return; /* nested inside another entry point */
@@ -387,7 +387,7 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
     if (tomp_unlikely(TOMP_OMPT_ENABLED()))                                                        \
       return fn(TOMP_CODEPTR(), __builtin_frame_address(0), ##__VA_ARGS__);                        \
   } while (0)
-#define TOMP_TOOL_TWIN __attribute__((noinline, cold))
+#define TOMP_TOOL_TWIN __attribute__((noinline))
 
 static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {
   /* collector: a signal handler that sees a wait state sees its wait id, so the id is stored

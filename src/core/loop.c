@@ -21,15 +21,17 @@ static int ompt_work_type(tomp_ws_t *d) {
   }
 }
 static void ompt_work_begin(tomp_thread_t *thr, tomp_ws_t *d) {
-  if (tomp_ompt_on()) tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_begin, d->n);
+  if (tomp_ompt_on() && (TOMP_OMPT_SLOT(work) || thr->ompt_single))
+    tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_begin, d->n);
 }
 static void ompt_work_end(tomp_thread_t *thr, tomp_ws_t *d) {
-  if (tomp_ompt_on()) tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_end, d->n);
+  if (tomp_ompt_on() && TOMP_OMPT_SLOT(work))
+    tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_end, d->n);
 }
 /* OMPT: dispatch of a chunk [lo, hi) of logical iterations (start: the value of its first
  * iteration), or of a section (its number) */
 static void ompt_dispatch(tomp_thread_t *thr, tomp_ws_t *d, uint64_t lo, uint64_t hi) {
-  if (tomp_likely(!tomp_ompt_on())) return;
+  if (tomp_likely(!tomp_ompt_on()) || !TOMP_OMPT_SLOT(dispatch)) return;
   if (d->kind == TOMP_WS_SECTIONS)
     tomp_ompt_dispatch_section_(thr, d->base + lo * d->step);
   else
@@ -102,10 +104,10 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
   d->ordered = a->ordered;
   /* A team of one takes a dynamic or chunked static loop in one chunk: the order is the
    * same (ordered regions included: a lone thread always has the turn), and the loop costs
-   * one dispatch instead of one per chunk.  Not with a tool attached: it is shown the
-   * chunks the schedule asks for. */
+   * one dispatch instead of one per chunk.  Not for a tool that takes dispatch callbacks:
+   * it is shown the chunks the schedule asks for. */
   if (d->nthreads == 1 && d->kind == TOMP_WS_LOOP && d->sched != TOMP_WS_GUIDED && d->chunk &&
-      !a->ndim && d->n && !tomp_ompt_on())
+      !a->ndim && d->n && !(tomp_ompt_on() && TOMP_OMPT_SLOT(dispatch)))
     d->chunk = d->n;
   tomp_store_rlx(&d->next, 0);
   /* every thread does at most one failing fetch-add, so the cursor stays below

@@ -13,19 +13,27 @@ void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
 
 static inline void ompt_task_create(tomp_thread_t *thr, tomp_task_t *parent, tomp_xtask_t *x,
                                     bool has_deps) {
-  if (tomp_ompt_on()) tomp_ompt_task_create_(thr, parent, &x->t, has_deps);
+  if (tomp_ompt_on()) {
+    /* the slot is tested here: a tool without task_create pays no call */
+    if (TOMP_OMPT_SLOT(task_create) || thr->ompt_chunk_pending)
+      tomp_ompt_task_create_(thr, parent, &x->t, has_deps);
+    else
+      x->t.task_data.value = 0;
+  }
 }
 
 /* prior_status is ompt_task_switch when a task starts on top of a suspended one, and
  * ompt_task_complete / ompt_task_detach / ompt_task_cancel when it ends. */
 static inline void ompt_task_schedule(tomp_task_t *prior, int prior_status, tomp_task_t *next) {
-  if (tomp_ompt_on()) tomp_ompt_task_schedule_(prior, prior_status, next);
+  if (tomp_ompt_on() && TOMP_OMPT_SLOT(task_schedule))
+    tomp_ompt_task_schedule_(prior, prior_status, next);
 }
 
 /* sync_region and sync_region_wait of kind taskwait */
 static inline void ompt_sync_taskwait(tomp_thread_t *thr, tomp_task_t *t, int endpoint) {
   (void)t;
-  if (tomp_ompt_on()) tomp_ompt_sync_(thr, ompt_state_wait_taskwait, (ompt_scope_endpoint_t)endpoint);
+  if (tomp_ompt_on() && TOMP_OMPT_SYNC_WANTED())
+    tomp_ompt_sync_(thr, ompt_state_wait_taskwait, (ompt_scope_endpoint_t)endpoint);
 }
 
 static size_t pow2_at_least_(size_t a) {
@@ -620,13 +628,15 @@ static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
   thr->task = &x->t;
-  if (ompt) run_task_ompt(thr, x, prev, skip, true);
+  /* slots read once too; a tool with neither callback pays no call */
+  bool ev = ompt && (TOMP_OMPT_SLOT(task_schedule) || (skip && TOMP_OMPT_SLOT(cancel)));
+  if (ev) run_task_ompt(thr, x, prev, skip, true);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) x->t.fn(x->t.data);
   thr->task = prev;
   x->t.frame.exit_frame.ptr = NULL;
   if (ompt) {
-    run_task_ompt(thr, x, prev, skip, false);
+    if (ev) run_task_ompt(thr, x, prev, skip, false);
     if (x->detached) {
       ompt_detached_end(x, skip, prev);
       tomp_set_state(thr, saved_state, saved_id);

@@ -19,7 +19,7 @@
 
 /* OMPT: the runtime's part of a task reduction (registration): ompt_callback_reduction */
 static inline void ompt_reduction(tomp_thread_t *thr, int endpoint) {
-  if (tomp_ompt_on()) tomp_ompt_sync_(thr, ompt_state_work_reduction, (ompt_scope_endpoint_t)endpoint);
+  if (tomp_ompt_on() && TOMP_OMPT_SLOT(reduction)) tomp_ompt_sync_(thr, ompt_state_work_reduction, (ompt_scope_endpoint_t)endpoint);
 }
 
 static void *zalloc_aligned(size_t align, size_t sz) {

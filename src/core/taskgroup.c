@@ -9,14 +9,15 @@
 /* OMPT: sync_region taskgroup from the group's start to its end, the wait nested at its end */
 static inline void ompt_sync_taskgroup(tomp_thread_t *thr, tomp_taskgroup_t *tg, int endpoint) {
   (void)tg;
-  if (!tomp_ompt_on()) return;
+  if (!tomp_ompt_on() || !TOMP_OMPT_SYNC_WANTED()) return;
   if (endpoint == TOMP_OMPT_SCOPE_BEGIN)
     tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ompt_scope_begin, false, thr->codeptr);
   else
     tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ompt_scope_end, false, thr->codeptr);
 }
 static inline void ompt_taskgroup_wait(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
-  if (tomp_ompt_on()) tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ep, true, thr->codeptr);
+  if (tomp_ompt_on() && TOMP_OMPT_SYNC_WANTED())
+    tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ep, true, thr->codeptr);
 }
 
 tomp_taskgroup_t *tomp_taskgroup_begin(tomp_thread_t *thr) {

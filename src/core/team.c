@@ -176,7 +176,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
     it->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   }
   bool ompt = tomp_ompt_on(); /* read once: one branch per event site, no reloads */
-  if (ompt) tomp_ompt_fork_(thr, team, ptask);
+  if (ompt) tomp_ompt_fork(thr, team, ptask);
   tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
 
@@ -199,7 +199,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   tomp_bind_thread(thr, team, bind);
   if (ompt) {
-    tomp_ompt_implicit_task_(thr, ompt_scope_begin);
+    tomp_ompt_implicit_task(thr, ompt_scope_begin);
     /* A front-end that calls fn itself does so from its entry point, whose frame is the
      * encountering task's enter_frame; tomp_parallel overrides this with its own frame. */
     tomp_ompt_exit_frame(thr->task, ptask->frame.enter_frame.ptr);
@@ -212,7 +212,7 @@ void tomp_join(void) {
   bool ompt = tomp_ompt_on();
   if (ompt) thr->task->frame.exit_frame.ptr = NULL;
   tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
-  if (ompt) tomp_ompt_implicit_task_(thr, ompt_scope_end);
+  if (ompt) tomp_ompt_implicit_task(thr, ompt_scope_end);
   tomp_team_tasks_fini(team);
   if (team->nthreads > 1) {
     __atomic_sub_fetch(&tomp_nthreads_busy, team->nthreads - 1, __ATOMIC_RELAXED);
@@ -224,7 +224,7 @@ void tomp_join(void) {
   thr->ws_count = team->saved_ws_count;
   thr->ws_cur = team->saved_ws_cur;
   tomp_set_state(thr, team->saved_state, 0);
-  if (ompt) tomp_ompt_join_(thr, team, thr->task);
+  if (ompt) tomp_ompt_join(thr, team, thr->task);
   if (team->depth == ~0u) tomp_team_free(team);
 }
 

@@ -23,6 +23,10 @@ static inline bool tomp_ompt_on(void) {
 
 #define TOMP_OMPT_SLOT(name) (__atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED) != NULL)
 
+/* Any receiver of a taskwait/taskgroup sync region: its callbacks or a Collector session. */
+#define TOMP_OMPT_SYNC_WANTED()                                                                    \
+  (TOMP_OMPT_SLOT(sync_region) || TOMP_OMPT_SLOT(sync_region_wait) || tomp_coll_on())
+
 #define TOMP_OMPT_EMIT(name, ...)                                                                  \
   do {                                                                                             \
     if (tomp_ompt_on()) {                                                                          \
@@ -49,31 +53,40 @@ static inline void tomp_ompt_idle(tomp_thread_t *thr, bool begin) {
 /* tomp_fork, after the team is set up and before any worker starts: parallel_begin in the
  * encountering task. */
 static inline void tomp_ompt_fork(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
-  if (tomp_ompt_on()) tomp_ompt_fork_(thr, team, ptask);
+  if (!tomp_ompt_on()) return;
+  /* fork, implicit task and join test their slots here: a tool that registered none of
+   * these callbacks pays no call */
+  if (TOMP_OMPT_SLOT(parallel_begin) || TOMP_OMPT_SLOT(parallel_end) || tomp_coll_on()) {
+    tomp_ompt_fork_(thr, team, ptask);
+  } else {
+    thr->ompt_fork_flags = 0;
+    thr->ompt_requested = 0;
+  }
 }
 
 /* Each thread, in its implicit task: begin before the task body, end after the region's
  * closing barrier (the thread still belongs to the team). */
 static inline void tomp_ompt_implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
-  if (tomp_ompt_on()) tomp_ompt_implicit_task_(thr, ep);
+  if (tomp_ompt_on() && (TOMP_OMPT_SLOT(implicit_task) || thr->ompt_single ||
+                         (ep == ompt_scope_begin && thr->team->ws_initial)))
+    tomp_ompt_implicit_task_(thr, ep);
 }
 
 /* tomp_join, back in the encountering task: parallel_end. */
 static inline void tomp_ompt_join(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
-  if (tomp_ompt_on()) tomp_ompt_join_(thr, team, ptask);
+  /* with implicit_task registered, join still waits for the workers' implicit-task-end,
+   * which reads the team */
+  if (tomp_ompt_on() && (TOMP_OMPT_SLOT(parallel_end) || TOMP_OMPT_SLOT(implicit_task) ||
+                         tomp_coll_on()))
+    tomp_ompt_join_(thr, team, ptask);
 }
 
-/* Barriers: sync_region (wait == false) or sync_region_wait (wait == true) for the barrier
- * whose wait state is `state` (ompt_state_wait_barrier_*). */
-static inline void tomp_ompt_barrier(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
-                                     bool wait, const void *codeptr) {
-  /* the slot is tested here: a tool without sync-region callbacks pays no call (a pending
-   * single end is closed by the cold part, so it goes there too, and so do the Collector
-   * API's barrier wait events) */
-  if (tomp_ompt_on() &&
-      (thr->ompt_single || (wait ? TOMP_OMPT_SLOT(sync_region_wait) : TOMP_OMPT_SLOT(sync_region)) ||
-       (wait && tomp_coll_on())))
-    tomp_ompt_barrier_(thr, state, ep, wait, codeptr);
+/* Barriers: whether tomp_ompt_barrier_ has anything to do at this barrier (given a tool is
+ * attached): a sync-region callback to call, a pending single end to close (the out-of-line
+ * part does that), or a Collector API session.  Tested once per barrier, so a tool without
+ * these callbacks pays no call. */
+static inline bool tomp_ompt_barrier_wanted(tomp_thread_t *thr) {
+  return thr->ompt_single || TOMP_OMPT_SYNC_WANTED();
 }
 
 /* The frame through which the runtime calls a task body: set just before the call, cleared
