@@ -217,6 +217,14 @@ static inline bool tomp_task_runs_at_once(tomp_thread_t *thr, unsigned flags) {
   return (flags & TOMP_TF_UNDEFERRED) || !team || team->nthreads == 1 || thr->task->in_final ||
          tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads;
 }
+/* Are the dependences of a task created now already met, whatever they are?  Yes when every
+ * earlier sibling has completed (depend clauses order siblings only); a task that then runs
+ * at once completes before any later sibling exists, so nobody needs its dependences
+ * either, and it skips the team lock and the table.  (LLVM's libomp ignores dependences in
+ * serialized teams for the same reason.)  Not with a tool attached: it is shown them. */
+static inline bool tomp_task_deps_met(tomp_thread_t *thr) {
+  return !TOMP_OMPT_ENABLED() && __atomic_load_n(&thr->task->children, __ATOMIC_ACQUIRE) == 0;
+}
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) TOMP_HIDDEN;
 void tomp_taskyield(tomp_thread_t *thr) TOMP_HIDDEN;

@@ -67,8 +67,8 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                 ((flags & GOMP_TASK_FLAG_UNTIED) ? TOMP_TF_UNTIED : 0) |
                 ((flags & GOMP_TASK_FLAG_FINAL) ? TOMP_TF_FINAL : 0) |
                 ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
-  if (!cpyfn && !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)) &&
-      tomp_task_runs_at_once(thr, tf)) {
+  if (!cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && tomp_task_runs_at_once(thr, tf) &&
+      (!(flags & GOMP_TASK_FLAG_DEPEND) || tomp_task_deps_met(thr))) {
     tomp_task_undeferred(thr, fn, data, arg_size > 0 ? (size_t)arg_size : 0, tf);
     return;
   }
