@@ -103,6 +103,11 @@ static unsigned check_hint(const char *who, omp_sync_hint_t hint) {
   return h;
 }
 
+__attribute__((noinline)) void tomp_lockword_release_slow(uint32_t *w, uint32_t old) {
+  tomp_store_rel(w, old & TOMP_LOCK_HINT_MASK);
+  tomp_futex_wake(w, 1);
+}
+
 /* ---- simple locks -------------------------------------------------------------------------- */
 
 static inline uint32_t *lw(omp_lock_t *l) { return (uint32_t *)(void *)l; }

@@ -73,12 +73,13 @@ static inline void tomp_lockword_acquire(uint32_t *w, int state) {
   tomp_lockword_acquire_slow(w, state);
 }
 
+/* Release with a possible sleeper (old: the word before the release): out of line, so the
+ * fast path of an unlock is a leaf that needs no stack frame. */
+void tomp_lockword_release_slow(uint32_t *w, uint32_t old) TOMP_HIDDEN;
+
 static inline void tomp_lockword_release(uint32_t *w) {
   uint32_t old = __atomic_fetch_sub(w, 1u, __ATOMIC_RELEASE);
-  if (tomp_unlikely((old & TOMP_LOCK_STATE) == 2u)) {
-    tomp_store_rel(w, old & TOMP_LOCK_HINT_MASK);
-    tomp_futex_wake(w, 1);
-  }
+  if (tomp_unlikely((old & TOMP_LOCK_STATE) == 2u)) tomp_lockword_release_slow(w, old);
 }
 
 static inline bool tomp_lockword_held(uint32_t *w) {
