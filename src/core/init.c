@@ -79,10 +79,14 @@ void tomp_ompt_init(void) TOMP_HIDDEN __attribute__((weak));
 static int initialised;
 
 /* The default spin budget is a time, not a count: a pause instruction costs from a few to
- * ~150 cycles depending on the CPU.  About 30 us of polling covers the usual hand-off
- * latencies without burning a CPU another thread (ours or not) needs; OMP_WAIT_POLICY and
- * GOMP_SPINCOUNT (env.c) override it. */
-#define TOMP_SPIN_NS 30000.0
+ * ~150 cycles depending on the CPU.  2 ms of polling before a futex sleep: a sleeper's
+ * wake-up costs tens to hundreds of microseconds on a virtual machine (an idle vCPU is
+ * halted), so a shorter budget turns every uneven barrier into a sleep.  Measured on the
+ * 2-vCPU VM of docs/benchmarks.md, jacobi (250 barriers between ~0.1 ms sweeps) at 2
+ * threads: 30 us of polling 1.35 ns per point, 1 ms 0.41, 2 ms 0.40 (libgomp, which polls
+ * 300000 pauses, ~5 ms here: 0.42); task_tree 400 -> ~200 ns per task.  libomp spins for
+ * 200 ms (KMP_BLOCKTIME).  OMP_WAIT_POLICY and GOMP_SPINCOUNT (env.c) override it. */
+#define TOMP_SPIN_NS 2000000.0
 
 static double now_ns(void) {
   struct timespec ts;
