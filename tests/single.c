@@ -1,5 +1,6 @@
 /* single: exactly one thread per encounter, over many encounters (with and without
- * nowait), and copyprivate broadcasting the executor's values to every thread. */
+ * nowait), in nested regions, and copyprivate broadcasting the executor's values to every
+ * thread. */
 #include <omp.h>
 
 #include "check.h"
@@ -31,6 +32,30 @@ int main(void) {
     CHECK(count_nw == 2000);
     CHECK(bad == 0);
   }
+  /* nested regions: each inner team counts its own singles, and the outer team's count
+   * survives them (a thread that enters an inner region between two outer singles) */
+  omp_set_max_active_levels(2);
+  int outer = 0, inner = 0;
+#pragma omp parallel num_threads(2)
+  for (int r = 0; r < 200; r++) {
+#pragma omp single nowait
+    __atomic_add_fetch(&outer, 1, __ATOMIC_RELAXED);
+    if (r % 3 == omp_get_thread_num()) {
+#pragma omp parallel num_threads(2)
+      {
+#pragma omp single
+        __atomic_add_fetch(&inner, 1, __ATOMIC_RELAXED);
+#pragma omp single nowait
+        __atomic_add_fetch(&inner, 1, __ATOMIC_RELAXED);
+      }
+    }
+#pragma omp single
+    __atomic_add_fetch(&outer, 1, __ATOMIC_RELAXED);
+  }
+  CHECK(outer == 400);
+  int entries = 0; /* inner regions opened: r % 3 == 0 (thread 0) or 1 (thread 1) */
+  for (int r = 0; r < 200; r++) entries += (r % 3 == 0) + (r % 3 == 1);
+  CHECK(inner == 2 * entries);
   /* orphaned single and copyprivate */
   int x = 0;
 #pragma omp single copyprivate(x)

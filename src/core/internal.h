@@ -148,6 +148,7 @@ typedef struct tomp_team {
   /* The master's position in the parent team, restored at join */
   tomp_task_t *saved_task;
   unsigned saved_ws_count;
+  unsigned long saved_single_count;
   void *saved_ws_cur;
   int saved_state;
   tomp_barrier_t bar;
@@ -173,6 +174,8 @@ typedef struct tomp_team {
   /* -- collector -- */
   uint64_t coll_prid;           /* Collector API region id; 0 until a session needs one */
   /* -- end collector -- */
+  /* Plain `single` constructs won so far (ws.c); the line every thread CASes, alone */
+  unsigned long single_count __attribute__((aligned(TOMP_CACHELINE)));
 } tomp_team_t;
 
 /* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is no longer used
@@ -204,6 +207,7 @@ typedef struct tomp_thread {
   /* Worksharing position: constructs this thread has entered in its current team */
   unsigned ws_count;
   void *ws_cur;                 /* ws.c: the descriptor of the current construct */
+  unsigned long single_count;   /* plain `single` constructs encountered in the team */
   /* The initial task of an initial thread, and its cached teams per nesting depth */
   tomp_task_t initial_task;
   tomp_team_t *team_cache[8];

@@ -152,6 +152,7 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   team->scratch = NULL;
   team->codeptr = thr->codeptr;
   team->parallel_data.value = 0;
+  team->single_count = 0;
   __atomic_store_n(&team->coll_prid, 0, __ATOMIC_RELAXED); /* collector: ids are per instance */
   team->bar.nthreads = n;
   team->cg_busy = cg;
@@ -189,12 +190,14 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
 
   team->saved_task = ptask;
   team->saved_ws_count = thr->ws_count;
+  team->saved_single_count = thr->single_count;
   team->saved_ws_cur = thr->ws_cur;
   team->saved_state = thr->state;
   thr->team = team;
   thr->tid = 0;
   thr->task = &team->implicit[0];
   thr->ws_count = team->ws_initial;
+  thr->single_count = 0;
   thr->ws_cur = NULL;
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   tomp_bind_thread(thr, team, bind);
@@ -222,6 +225,7 @@ void tomp_join(void) {
   thr->tid = team->parent_tid;
   thr->task = team->saved_task;
   thr->ws_count = team->saved_ws_count;
+  thr->single_count = team->saved_single_count;
   thr->ws_cur = team->saved_ws_cur;
   tomp_set_state(thr, team->saved_state, 0);
   if (ompt) tomp_ompt_join(thr, team, thr->task);

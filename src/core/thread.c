@@ -101,6 +101,7 @@ static void *worker_main(void *arg) {
     t->tid = t->next_tid;
     t->task = &team->implicit[t->tid];
     t->ws_count = team->ws_initial;
+    t->single_count = 0;
     t->ws_cur = NULL;
     tomp_set_state(t, ompt_state_work_parallel, 0);
     tomp_ompt_idle(t, false);

@@ -303,15 +303,29 @@ bool tomp_single_start(tomp_thread_t *thr) {
     ompt_single_begin(thr, true, true);
     return true;
   }
-  bool first;
-  tomp_ws_t *d = tomp_ws_enter(thr, &first);
-  if (first) {
-    d->kind = TOMP_WS_SINGLE;
-    tomp_ws_publish(d);
-    if (d->heap) first = false; /* cancelled region: nobody needs the body */
+  if (tomp_unlikely(tomp_g.cancellation)) {
+    /* `cancel for` in a loop gcc inlined finds its construct by the thread's position in
+     * the ring (tomp_ws_cur), which counts singles too: keep them there */
+    bool first;
+    tomp_ws_t *d = tomp_ws_enter(thr, &first);
+    if (first) {
+      d->kind = TOMP_WS_SINGLE;
+      tomp_ws_publish(d);
+      if (d->heap) first = false; /* cancelled region: nobody needs the body */
+    }
+    tomp_ws_leave(thr);
+    ompt_single_begin(thr, first, true);
+    return first;
   }
-  /* the winner is decided at entry; nobody needs the descriptor afterwards */
-  tomp_ws_leave(thr);
+  /* No descriptor: the k-th plain single of the team (each thread counts its own) is won
+   * by the thread that moves the team's count from k to k + 1.  The first thread to reach
+   * single k has passed singles 0..k-1, each of which had its winner by then, so the count
+   * is k and it wins; later arrivals find k + 1 or more.  Threads that nowait let run ahead
+   * need nothing else.  A load first: losers only share the line. */
+  unsigned long k = thr->single_count++;
+  bool first = __atomic_load_n(&team->single_count, __ATOMIC_RELAXED) == k &&
+               __atomic_compare_exchange_n(&team->single_count, &k, k + 1, false,
+                                           __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
   ompt_single_begin(thr, first, true);
   return first;
 }
