@@ -736,6 +736,13 @@ static bool xtask_done(void *arg) {
   return __atomic_load_n(&((tomp_xtask_t *)arg)->state, __ATOMIC_SEQ_CST) == TOMP_XS_DONE;
 }
 
+void tomp_taskwait_notool(tomp_thread_t *thr) {
+  tomp_task_t *t = thr->task;
+  if (tomp_load_acq(&t->children) == 0) return;
+  tomp_task_wait_until(thr, NULL, children_done, t, ompt_state_wait_taskwait,
+                       (uint64_t)(uintptr_t)t);
+}
+
 void tomp_taskwait(tomp_thread_t *thr) {
   tomp_task_t *t = thr->task;
   if (tomp_load_acq(&t->children) == 0) {
@@ -936,8 +943,11 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
 /* The size class of a task without dependences or a copied argument block. */
 #define CLS_PLAIN ((sizeof(tomp_xtask_t) + CLS_BYTES - 1) / CLS_BYTES)
 
-void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
-                          unsigned f) {
+/* Inlined twice: tool == false is the no-tool copy (GOMP_task's fast path after its one
+ * TOMP_TOOL_PATH test), with every event site folded away. */
+static inline __attribute__((always_inline)) void
+undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, unsigned f,
+           const bool tool) {
   tomp_task_t *p = thr->task;
   bool included = p->in_final;
   task_ctx_t *c = thr->task_ctx;
@@ -967,7 +977,7 @@ void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, si
   x->refs = 1;
   x->pending = 1;
   x->hold = 1;
-  ompt_task_create(thr, p, x, false);
+  if (tool) ompt_task_create(thr, p, x, false);
 
   /* run_task and complete() for this case: nobody waits on the state of an undeferred task
    * without dependences or event, and it is nobody's predecessor */
@@ -979,12 +989,12 @@ void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, si
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
   thr->task = &x->t;
-  ompt_task_schedule(p, TOMP_OMPT_TASK_SWITCH, &x->t);
+  if (tool) ompt_task_schedule(p, TOMP_OMPT_TASK_SWITCH, &x->t);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) fn(data);
   thr->task = p;
   x->t.frame.exit_frame.ptr = NULL;
-  ompt_task_schedule(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE, p);
+  if (tool) ompt_task_schedule(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE, p);
   tomp_set_state(thr, saved_state, saved_id);
   tomp_store_rlx(&x->state, TOMP_XS_DONE);
 
@@ -1001,6 +1011,16 @@ void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, si
   } else {
     undeferred_release(x);
   }
+}
+
+void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
+                          unsigned f) {
+  undeferred(thr, fn, data, arg_size, f, true);
+}
+
+void tomp_task_undeferred_notool(tomp_thread_t *thr, void (*fn)(void *), void *data,
+                                 size_t arg_size, unsigned f) {
+  undeferred(thr, fn, data, arg_size, f, false);
 }
 
 /* ---- Team hooks ------------------------------------------------------------------------ */

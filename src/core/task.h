@@ -226,6 +226,11 @@ static inline bool tomp_task_deps_met(tomp_thread_t *thr) {
   return !TOMP_OMPT_ENABLED() && __atomic_load_n(&thr->task->children, __ATOMIC_ACQUIRE) == 0;
 }
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
+/* No-tool copies of tomp_task_undeferred and tomp_taskwait: no OMPT event site at all.  For
+ * entry points that took their TOMP_TOOL_PATH test (no tool, no Collector session). */
+void tomp_task_undeferred_notool(tomp_thread_t *thr, void (*fn)(void *), void *data,
+                                 size_t arg_size, unsigned flags) TOMP_HIDDEN;
+void tomp_taskwait_notool(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) TOMP_HIDDEN;
 void tomp_taskyield(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_task_fulfill(void *event) TOMP_HIDDEN;

@@ -56,11 +56,13 @@ static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **ou
   return n;
 }
 
-TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                           long arg_size, long arg_align, bool if_clause, unsigned flags,
-                           void **depend, int priority, void *detach) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+/* GOMP_task is split like the locks (TOMP_TOOL_PATH): with a tool attached task_tool opens
+ * the entry guard; without one a task run at once goes through the no-tool copy of the
+ * undeferred path. */
+static inline __attribute__((always_inline)) void
+task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+           long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
+           int priority, void *detach, const bool tool) {
   /* no new tasks once the region or the taskgroup is cancelled */
   if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
   unsigned tf = (if_clause ? 0 : TOMP_TF_UNDEFERRED) |
@@ -69,7 +71,11 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                 ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
   if (!cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && tomp_task_runs_at_once(thr, tf) &&
       (!(flags & GOMP_TASK_FLAG_DEPEND) || tomp_task_deps_met(thr))) {
-    tomp_task_undeferred(thr, fn, data, arg_size > 0 ? (size_t)arg_size : 0, tf);
+    size_t sz = arg_size > 0 ? (size_t)arg_size : 0;
+    if (tool)
+      tomp_task_undeferred(thr, fn, data, sz, tf);
+    else
+      tomp_task_undeferred_notool(thr, fn, data, sz, tf);
     return;
   }
   tomp_task_spec_t s = {0};
@@ -93,10 +99,34 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
   if (d && d != buf) free(d);
 }
 
-TOMP_EXPORT void GOMP_taskwait(void) {
+static TOMP_TOOL_TWIN void task_tool(const void *ra, void *fp, void (*fn)(void *), void *data,
+                                     void (*cpyfn)(void *, void *), long arg_size,
+                                     long arg_align, bool if_clause, unsigned flags,
+                                     void **depend, int priority, void *detach) {
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_ENTRY_AT(thr, ra, fp);
+  task_entry(thr, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
+             detach, true);
+}
+
+TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                           long arg_size, long arg_align, bool if_clause, unsigned flags,
+                           void **depend, int priority, void *detach) {
+  TOMP_TOOL_PATH(task_tool, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+                 priority, detach);
+  task_entry(tomp_thread(), fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+             priority, detach, false);
+}
+
+static TOMP_TOOL_TWIN void taskwait_tool(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
   tomp_taskwait(thr);
+}
+
+TOMP_EXPORT void GOMP_taskwait(void) {
+  TOMP_TOOL_PATH(taskwait_tool);
+  tomp_taskwait_notool(tomp_thread());
 }
 
 TOMP_EXPORT void GOMP_taskwait_depend(void **depend) {
