@@ -118,36 +118,28 @@ ir_of() { # cfg test n [binary] -> total instructions of one 1-thread run
     >/dev/null 2>&1 || return
   sed -n 's/^summary: *//p' "$out"
 }
-printf '\ninstructions per operation (callgrind, 1 thread, user space; +%% vs noompt)\n\n'
-printf '| %-12s | %8s | %14s | %14s | %14s |\n' test noompt "no tool" "tool, no cbs" "tool, all cbs"
-printf '|%s|%s|%s|%s|%s|\n' "--------------" "---------:" "---------------:" "---------------:" "---------------:"
-for t in parallel barrier dynamic_1 critical lock task_master taskwait; do
-  declare -A IR=()
-  for c in "${CFGS[@]}"; do
-    a=$(ir_of "$c" "$t" 100) b=$(ir_of "$c" "$t" 600)
-    IR[$c]=$([ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN {printf "%.0f", (b - a) / 500}')
+# cg_table TITLE BINARY N1 N2 TESTS...: instructions per operation, (Ir(N2) - Ir(N1)) / (N2 - N1),
+# per configuration, and each as +% of the build without OMPT
+cg_table() {
+  local title=$1 bin=$2 n1=$3 n2=$4 t c a b line
+  shift 4
+  printf '\n%s (callgrind, 1 thread, user space; +%% vs noompt)\n\n' "$title"
+  printf '| %-12s | %14s | %18s | %18s | %18s |\n' test noompt "no tool" "tool, no cbs" "tool, all cbs"
+  printf '|%s|%s|%s|%s|%s|\n' "--------------" "---------------:" "-------------------:" "-------------------:" "-------------------:"
+  for t in "$@"; do
+    declare -A IR=()
+    for c in "${CFGS[@]}"; do
+      a=$(ir_of "$c" "$t" "$n1" "$bin") b=$(ir_of "$c" "$t" "$n2" "$bin")
+      IR[$c]=$([ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" -v d=$((n2 - n1)) 'BEGIN {printf "%.0f", (b - a) / d}')
+    done
+    line=$(printf '| %-12s | %14s |' "$t" "${IR[noompt]:-n/a}")
+    for c in notool nulltool alltool; do
+      line+=$(awk -v v="${IR[$c]}" -v b="${IR[noompt]}" 'BEGIN {if (v > 0 && b > 0) printf " %9d (%+6.2f%%) |", v, 100 * (v - b) / b; else printf " %18s |", "n/a"}')
+    done
+    echo "$line"
   done
-  line=$(printf '| %-12s | %8s |' "$t" "${IR[noompt]:-n/a}")
-  for c in notool nulltool alltool; do
-    line+=$(awk -v v="${IR[$c]}" -v b="${IR[noompt]}" 'BEGIN {if (v > 0 && b > 0) printf " %6d (%+5.1f%%) |", v, 100 * (v - b) / b; else printf " %14s |", "n/a"}')
-  done
-  echo "$line"
-done
-
+}
+cg_table "instructions per operation" "$BIN" 100 600 parallel barrier dynamic_1 critical lock task_master taskwait
 # The kernels: what OMPT adds to a whole application-like run (the issue's "within 1% / 3%
-# on the benchmark suite"), per repetition of each kernel (the difference of -n 2 and -n 1).
-printf '\nkernels: instructions per repetition (callgrind, 1 thread; +%% vs noompt)\n\n'
-printf '| %-12s | %14s | %16s | %16s | %16s |\n' kernel noompt "no tool" "tool, no cbs" "tool, all cbs"
-printf '|%s|%s|%s|%s|%s|\n' "--------------" "---------------:" "-----------------:" "-----------------:" "-----------------:"
-for t in ${KERNELS:-task_tree matmul jacobi sort irregular}; do
-  declare -A IR=()
-  for c in "${CFGS[@]}"; do
-    a=$(ir_of "$c" "$t" 1 "$KBIN") b=$(ir_of "$c" "$t" 2 "$KBIN")
-    IR[$c]=$([ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" 'BEGIN {printf "%.0f", b - a}')
-  done
-  line=$(printf '| %-12s | %14s |' "$t" "${IR[noompt]:-n/a}")
-  for c in notool nulltool alltool; do
-    line+=$(awk -v v="${IR[$c]}" -v b="${IR[noompt]}" 'BEGIN {if (v > 0 && b > 0) printf " %9d (%+5.2f%%) |", v, 100 * (v - b) / b; else printf " %16s |", "n/a"}')
-  done
-  echo "$line"
-done
+# on the benchmark suite"), per repetition of each kernel.
+cg_table "kernels: instructions per repetition" "$KBIN" 1 2 ${KERNELS:-task_tree matmul jacobi sort irregular}
