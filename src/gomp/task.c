@@ -56,9 +56,9 @@ static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **ou
   return n;
 }
 
-/* GOMP_task is split like the locks (TOMP_TOOL_PATH): with a tool attached task_tool opens
- * the entry guard; without one a task run at once goes through the no-tool copy of the
- * undeferred path. */
+/* GOMP_task comes in two copies, like the locks' TOMP_TOOL_PATH split: with a tool attached
+ * the entry guard opens and the events are emitted; without one a task run at once goes
+ * through the no-tool copy of the undeferred path. */
 static inline __attribute__((always_inline)) void
 task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
            long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
@@ -99,23 +99,19 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
   if (d && d != buf) free(d);
 }
 
-static TOMP_TOOL_TWIN void task_tool(const void *ra, void *fp, void (*fn)(void *), void *data,
-                                     void (*cpyfn)(void *, void *), long arg_size,
-                                     long arg_align, bool if_clause, unsigned flags,
-                                     void **depend, int priority, void *detach) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY_AT(thr, ra, fp);
-  task_entry(thr, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
-             detach, true);
-}
-
 TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                            long arg_size, long arg_align, bool if_clause, unsigned flags,
                            void **depend, int priority, void *detach) {
-  TOMP_TOOL_PATH(task_tool, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
-                 priority, detach);
-  task_entry(tomp_thread(), fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
-             priority, detach, false);
+  tomp_thread_t *thr = tomp_thread();
+  /* both copies inline here (an out-of-line twin would pass ten arguments again) */
+  if (tomp_unlikely(TOMP_OMPT_ENABLED())) {
+    TOMP_ENTRY(thr);
+    task_entry(thr, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
+               detach, true);
+    return;
+  }
+  task_entry(thr, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
+             detach, false);
 }
 
 static TOMP_TOOL_TWIN void taskwait_tool(const void *ra, void *fp) {
