@@ -42,6 +42,9 @@ int main(void) {
     regions(3, 100);
     int st;
     CHECK(waitpid(pid, &st, 0) == pid);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+      fprintf(stderr, "child: %s %d\n", WIFEXITED(st) ? "exit" : "signal",
+              WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   }
   /* a soft pause also leaves the runtime usable */

@@ -130,8 +130,8 @@ static void *worker_main(void *arg) {
 static tomp_thread_t *spawn_worker(void) {
   static bool warned;
   if (!worker_attr_ready) {
+    /* joinable: a worker ends only in tomp_pool_release_idle, which joins it */
     pthread_attr_init(&worker_attr);
-    pthread_attr_setdetachstate(&worker_attr, PTHREAD_CREATE_DETACHED);
     if (tomp_g.stacksize) {
       int rc = pthread_attr_setstacksize(&worker_attr, tomp_g.stacksize);
       if (rc)
@@ -237,13 +237,15 @@ void tomp_pool_release_idle(tomp_thread_t *thr) {
   tomp_thread_t *list = pool_head;
   pool_head = NULL;
   tomp_mutex_unlock(&pool_lock);
-  while (list) {
-    tomp_thread_t *w = list;
-    list = w->pool_next;
+  for (tomp_thread_t *w = list; w; w = w->pool_next) {
     tomp_worker_wait_idle(w);
-    /* w exits once it sees the NULL team */
+    /* w exits once it sees the NULL team (it no longer touches pool_next) */
     tomp_worker_start(w, NULL, 0, NULL, NULL);
   }
+  /* Return only when they are gone: a thread still in its exit path can hold a libc or
+   * sanitizer allocator lock, and a fork() right after the pause (the reason programs pause)
+   * would give the child that lock held forever. */
+  for (tomp_thread_t *w = list; w; w = w->pool_next) pthread_join(w->pthread, NULL);
 }
 
 /* After fork() in a child process only the forking thread exists: forget every worker so
