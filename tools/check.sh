@@ -17,21 +17,9 @@ LOGDIR=build/check
 DEBS="gcc g++ make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1
       llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev golang-go chromium"
 
-missing=
-for p in $DEBS; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  if [ "$(id -u)" = 0 ]; then
-    echo "check: installing Debian packages:$missing"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q $missing >/dev/null 2>&1 ||
-      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $missing >/dev/null; } ||
-      echo "check: could not install:$missing (tests that need them will fail)"
-  else
-    echo "check: missing Debian packages:$missing (run as root to install them)"
-  fi
-fi
+source tools/debs.sh
+# shellcheck disable=SC2086
+need_debs check 0 $DEBS
 
 mkdir -p "$LOGDIR"
 tp=0 tf=0 summary=()

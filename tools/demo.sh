@@ -8,21 +8,9 @@ set -u
 cd "$(dirname "$0")/.."
 B=${B:-build}
 DEBS="gcc make libc6-dev libdw-dev zlib1g-dev"
-missing=
-for p in $DEBS; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  if [ "$(id -u)" = 0 ]; then
-    echo "demo: installing Debian packages:$missing"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -q $missing >/dev/null 2>&1 ||
-      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q $missing >/dev/null; } ||
-      { echo "demo: could not install:$missing"; exit 1; }
-  else
-    echo "demo: missing Debian packages:$missing (run as root to install them)"; exit 1
-  fi
-fi
+source tools/debs.sh
+# shellcheck disable=SC2086
+need_debs demo 1 $DEBS
 
 make --no-print-directory -j2 all examples >"$B.demo-build.log" 2>&1 ||
   { tail -20 "$B.demo-build.log"; echo "demo: build failed (log $B.demo-build.log)"; exit 1; }

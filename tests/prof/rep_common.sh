@@ -1,17 +1,6 @@
 # Shared by tests/scenarios/prof_report*.sh: build tomp-prof and the rep_* programs, record
 # them and read the report's folded output.  Folded lines are `root;...;leaf MICROSECONDS`.
-set -eu
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-B=${TOMP_BUILD:-build}
-if [ "$(basename "$B")" != build ]; then
-  echo "tomp-prof is tested on the release build only (TOMP_BUILD=$B)"
-  exit 77
-fi
-make -s -C "$ROOT" -j2 prof >/dev/null
-PROF=$ROOT/build/tomp-prof
-W=${TEST_OUT:-$ROOT/build/tests}/prof-rep-${REP_TAG:-$(basename "$0" .sh)}
-rm -rf "$W"
-mkdir -p "$W"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "prof-rep-${REP_TAG:-$(basename "$0" .sh)}"
 
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -61,16 +61,24 @@ static int path_class(const char *path) {
   return REP_CL_USER;
 }
 
+/* Copy the line at *p (up to end) into line, NUL-terminated and cut to cap - 1 characters;
+ * advance *p past it.  False at the end of the text. */
+static bool next_line(const char **p, const char *end, char *line, size_t cap) {
+  if (*p >= end) return false;
+  const char *start = *p;
+  const char *nl = memchr(start, '\n', (size_t)(end - start));
+  size_t n = nl ? (size_t)(nl - start) : (size_t)(end - start);
+  *p = nl ? nl + 1 : end;
+  if (n >= cap) n = cap - 1;
+  memcpy(line, start, n);
+  line[n] = 0;
+  return true;
+}
+
 static void parse_maps(rep_sym_t *s, const char *text, size_t len) {
   const char *p = text, *end = text + len;
-  while (p < end) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-    char line[4200];
-    if (n >= sizeof line) n = sizeof line - 1;
-    memcpy(line, p, n);
-    line[n] = 0;
-    p += n + 1;
+  char line[4200];
+  while (next_line(&p, end, line, sizeof line)) {
     unsigned long long a, b, off;
     char perms[8];
     int pos = 0;
@@ -88,14 +96,7 @@ static void parse_maps(rep_sym_t *s, const char *text, size_t len) {
   }
   /* the load address of a file is the start of its mapping at offset 0 */
   p = text;
-  while (p < end) {
-    const char *nl = memchr(p, '\n', (size_t)(end - p));
-    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-    char line[4200];
-    if (n >= sizeof line) n = sizeof line - 1;
-    memcpy(line, p, n);
-    line[n] = 0;
-    p += n + 1;
+  while (next_line(&p, end, line, sizeof line)) {
     unsigned long long a, b, off;
     int pos = 0;
     if (sscanf(line, "%llx-%llx %*s %llx %*s %*s%n", &a, &b, &off, &pos) < 3 || off) continue;
