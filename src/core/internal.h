@@ -276,9 +276,6 @@ void tomp_join(void) TOMP_HIDDEN;
 void tomp_team_free(tomp_team_t *team) TOMP_HIDDEN;
 /* fork + fn + join */
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) TOMP_HIDDEN;
-/* The same with no OMPT event site, for GOMP_parallel's no-tool path (TOMP_TOOL_PATH). */
-void tomp_parallel_notool(void (*fn)(void *), void *data, unsigned nthreads,
-                          unsigned bind) TOMP_HIDDEN;
 
 /* Barrier for the calling thread's team.  Executes pending tasks while waiting.  Returns
  * true if the wait ended because the region was cancelled (only when cancellable). */

@@ -96,11 +96,8 @@ static void child_icv(tomp_icv_t *c, const tomp_icv_t *p) {
   }
 }
 
-/* fork and join are inlined twice: tool == false is the copy for GOMP_parallel's no-tool
- * path (after its one TOMP_TOOL_PATH test), with every event site folded away. */
-static inline __attribute__((always_inline)) void
-fork_impl(void (*fn)(void *), void *data, unsigned n, unsigned bind,
-          void (*prep)(tomp_team_t *, void *), void *prep_arg, const bool tool) {
+void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
+               void (*prep)(tomp_team_t *, void *), void *prep_arg) {
   tomp_thread_t *thr = tomp_thread();
   tomp_team_t *parent = thr->team;
   tomp_task_t *ptask = thr->task;
@@ -179,7 +176,7 @@ fork_impl(void (*fn)(void *), void *data, unsigned n, unsigned bind,
     it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     it->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   }
-  bool ompt = tool && tomp_ompt_on(); /* read once: one branch per event site, no reloads */
+  bool ompt = tomp_ompt_on(); /* read once: one branch per event site, no reloads */
   if (ompt) tomp_ompt_fork(thr, team, ptask);
   tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
@@ -212,15 +209,10 @@ fork_impl(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   }
 }
 
-void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
-               void (*prep)(tomp_team_t *, void *), void *prep_arg) {
-  fork_impl(fn, data, n, bind, prep, prep_arg, true);
-}
-
-static inline __attribute__((always_inline)) void join_impl(const bool tool) {
+void tomp_join(void) {
   tomp_thread_t *thr = tomp_self;
   tomp_team_t *team = thr->team;
-  bool ompt = tool && tomp_ompt_on();
+  bool ompt = tomp_ompt_on();
   if (ompt) thr->task->frame.exit_frame.ptr = NULL;
   tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
   if (ompt) tomp_ompt_implicit_task(thr, ompt_scope_end);
@@ -240,17 +232,9 @@ static inline __attribute__((always_inline)) void join_impl(const bool tool) {
   if (team->depth == ~0u) tomp_team_free(team);
 }
 
-void tomp_join(void) { join_impl(true); }
-
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) {
-  fork_impl(fn, data, nthreads, bind, NULL, NULL, true);
+  tomp_fork(fn, data, nthreads, bind, NULL, NULL);
   tomp_ompt_exit_frame(tomp_self->task, __builtin_frame_address(0));
   fn(data);
-  join_impl(true);
-}
-
-void tomp_parallel_notool(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) {
-  fork_impl(fn, data, nthreads, bind, NULL, NULL, false);
-  fn(data);
-  join_impl(false);
+  tomp_join();
 }

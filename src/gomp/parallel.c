@@ -4,21 +4,12 @@
 
 #define GOMP_BIND_MASK 7u
 
-/* Split like the locks (TOMP_TOOL_PATH): the twin opens the entry guard and forks with the
- * OMPT events; without a tool the fork and join have no event site. */
-static TOMP_TOOL_TWIN void parallel_tool(const void *ra, void *fp, void (*fn)(void *),
-                                         void *data, unsigned num_threads, unsigned flags) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY_AT(thr, ra, fp);
-  unsigned n = tomp_team_size(thr, num_threads, true);
-  tomp_parallel(fn, data, n, flags & GOMP_BIND_MASK);
-}
-
 TOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                                unsigned flags) {
-  TOMP_TOOL_PATH(parallel_tool, fn, data, num_threads, flags);
-  unsigned n = tomp_team_size(tomp_thread(), num_threads, true);
-  tomp_parallel_notool(fn, data, n, flags & GOMP_BIND_MASK);
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  unsigned n = tomp_team_size(thr, num_threads, true);
+  tomp_parallel(fn, data, n, flags & GOMP_BIND_MASK);
 }
 
 /* GCC before 4.9: the caller runs fn itself between start and end. */
