@@ -87,17 +87,20 @@ static inline void ompt_barrier_cancel_detected(tomp_thread_t *thr) {
   if (tomp_ompt_on()) tomp_ompt_cancel_(thr, ompt_cancel_detected | ompt_cancel_parallel);
 }
 
-bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
+/* ompt is a constant: one copy with a tool attached, one without (see team.c) */
+static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *thr, int kind,
+                                                               bool cancellable,
+                                                               const bool ompt) {
   tomp_team_t *team = thr->team;
   tomp_barrier_t *b = &team->bar;
   int saved = thr->state;
   if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) {
-    ompt_barrier_cancel_detected(thr);
+    if (ompt) ompt_barrier_cancel_detected(thr);
     return true;
   }
   /* OMPT: the implicit barrier of a parallel region reports the region's codeptr_ra on every
    * thread; other barriers the entry point's. */
-  bool ev = tomp_ompt_on() && tomp_ompt_barrier_wanted(thr);
+  bool ev = ompt && tomp_ompt_barrier_wanted(thr);
   const void *ra = NULL;
   if (ev) {
     ra = kind == ompt_state_wait_barrier_implicit_parallel ? team->codeptr : thr->codeptr;
@@ -166,6 +169,20 @@ out:
   if (ev) tomp_ompt_barrier_(thr, kind, ompt_scope_end, true, ra);
   tomp_set_state(thr, saved, 0);
   if (ev) tomp_ompt_barrier_(thr, kind, ompt_scope_end, false, ra);
-  if (cancelled) ompt_barrier_cancel_detected(thr);
+  if (ompt && cancelled) ompt_barrier_cancel_detected(thr);
   return cancelled;
+}
+
+static __attribute__((noinline)) bool barrier_tool(tomp_thread_t *thr, int kind,
+                                                   bool cancellable) {
+  return barrier_impl(thr, kind, cancellable, true);
+}
+
+bool tomp_barrier_wait_notool(tomp_thread_t *thr, int kind, bool cancellable) {
+  return barrier_impl(thr, kind, cancellable, false);
+}
+
+bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
+  if (tomp_ompt_on()) return barrier_tool(thr, kind, cancellable);
+  return tomp_barrier_wait_notool(thr, kind, cancellable);
 }

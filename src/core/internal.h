@@ -276,10 +276,16 @@ void tomp_join(void) TOMP_HIDDEN;
 void tomp_team_free(tomp_team_t *team) TOMP_HIDDEN;
 /* fork + fn + join */
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) TOMP_HIDDEN;
+/* GOMP_parallel without a tool: team size (num_threads clause `requested`), fork, fn, join,
+ * with no OMPT event site (the caller tested for a tool once). */
+void tomp_parallel_notool(void (*fn)(void *), void *data, unsigned requested,
+                          unsigned bind) TOMP_HIDDEN;
 
 /* Barrier for the calling thread's team.  Executes pending tasks while waiting.  Returns
  * true if the wait ended because the region was cancelled (only when cancellable). */
 bool tomp_barrier_wait(tomp_thread_t *thr, int ompt_kind, bool cancellable) TOMP_HIDDEN;
+/* The same on a path that already knows no tool is attached: no event-site test. */
+bool tomp_barrier_wait_notool(tomp_thread_t *thr, int ompt_kind, bool cancellable) TOMP_HIDDEN;
 void tomp_barrier_init(tomp_barrier_t *b, unsigned n) TOMP_HIDDEN;
 /* task.c tells the barrier that work appeared or that the last task finished */
 void tomp_barrier_tasks_posted(tomp_team_t *team) TOMP_HIDDEN;
@@ -340,6 +346,16 @@ extern int tomp_ompt_enabled TOMP_HIDDEN;
 /* -- end collector -- */
 
 #define TOMP_CODEPTR() __builtin_return_address(0)
+/* The entry point's frame address as tools see it: where its frame pointer points once the
+ * frame is set up.  On x86-64 that is the canonical frame address minus the return address
+ * and the saved frame pointer; computing it from the CFA lets the compiler leave the frame
+ * out of an entry point's no-tool path (__builtin_frame_address forces one on every path,
+ * 3-5 instructions per call). */
+#if defined(__x86_64__)
+#define TOMP_ENTRY_FRAME() ((void *)((char *)__builtin_dwarf_cfa() - 2 * sizeof(void *)))
+#else
+#define TOMP_ENTRY_FRAME() __builtin_frame_address(0)
+#endif
 
 /* OMPT: TOMP_ENTRY(thr) opens every exported entry point (a declaration: write it once per
  * function, before other statements).  With a tool attached, the outermost entry of a task
@@ -373,7 +389,7 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
   }
 }
 
-#define TOMP_ENTRY(thr) TOMP_ENTRY_AT(thr, TOMP_CODEPTR(), __builtin_frame_address(0))
+#define TOMP_ENTRY(thr) TOMP_ENTRY_AT(thr, TOMP_CODEPTR(), TOMP_ENTRY_FRAME())
 /* The same for a function that works on behalf of an entry point, given that entry point's
  * return address and frame (see TOMP_TOOL_PATH). */
 #define TOMP_ENTRY_AT(thr, ra, fp)                                                                 \
@@ -389,7 +405,17 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
 #define TOMP_TOOL_PATH(fn, ...)                                                                    \
   do {                                                                                             \
     if (tomp_unlikely(TOMP_OMPT_ENABLED()))                                                        \
-      return fn(TOMP_CODEPTR(), __builtin_frame_address(0), ##__VA_ARGS__);                        \
+      return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);                                \
+  } while (0)
+/* The same for an entry point that needs the calling thread: declares thr = tomp_self and
+ * also takes the twin when the thread is one tomp has not seen yet (the twin's tomp_thread()
+ * sets it up).  One rare branch instead of two keeps the fast path free of a stack frame
+ * (two rare calls make the compiler set the frame up on entry: 5-9 instructions a call). */
+#define TOMP_TOOL_PATH_THR(thr, fn, ...)                                                           \
+  tomp_thread_t *thr = tomp_self;                                                                  \
+  do {                                                                                             \
+    if (tomp_unlikely(TOMP_OMPT_ENABLED() || thr == NULL))                                         \
+      return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);                                \
   } while (0)
 #define TOMP_TOOL_TWIN __attribute__((noinline))
 

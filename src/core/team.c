@@ -27,10 +27,16 @@ static uint32_t *cg_counter(tomp_thread_t *thr) {
   return &t->cg_busy;
 }
 
-unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) {
+/* The const bool `ompt` of the *_impl functions below is always a constant: each is
+ * instantiated once with a tool attached and once without, so the no-tool copies carry no
+ * event-site test at all (the one test is the caller's choice of copy). */
+static inline __attribute__((always_inline)) unsigned team_size_impl(tomp_thread_t *thr,
+                                                                     unsigned requested,
+                                                                     bool if_clause,
+                                                                     const bool ompt) {
   tomp_team_t *cur = thr->team;
   tomp_icv_t *icv = &thr->task->icv;
-  if (tomp_ompt_on()) thr->ompt_requested = requested ? requested : icv->nthreads;
+  if (ompt) thr->ompt_requested = requested ? requested : icv->nthreads;
   if (!if_clause) return 1;
   unsigned active = cur ? cur->active_level : 0;
   if (active >= icv->max_active_levels) return 1;
@@ -42,6 +48,11 @@ unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) 
   if (n > avail) n = avail;
   if (icv->dyn && n > tomp_num_procs) n = tomp_num_procs;
   return n;
+}
+
+unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) {
+  if (tomp_ompt_on()) return team_size_impl(thr, requested, if_clause, true);
+  return team_size_impl(thr, requested, if_clause, false);
 }
 
 static void team_alloc_arrays(tomp_team_t *t, unsigned n) {
@@ -96,8 +107,10 @@ static void child_icv(tomp_icv_t *c, const tomp_icv_t *p) {
   }
 }
 
-void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
-               void (*prep)(tomp_team_t *, void *), void *prep_arg) {
+static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), void *data,
+                                                            unsigned n, unsigned bind,
+                                                            void (*prep)(tomp_team_t *, void *),
+                                                            void *prep_arg, const bool ompt) {
   tomp_thread_t *thr = tomp_thread();
   tomp_team_t *parent = thr->team;
   tomp_task_t *ptask = thr->task;
@@ -176,7 +189,6 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
     it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     it->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   }
-  bool ompt = tomp_ompt_on(); /* read once: one branch per event site, no reloads */
   if (ompt) tomp_ompt_fork(thr, team, ptask);
   tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
@@ -209,12 +221,14 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
   }
 }
 
-void tomp_join(void) {
+static inline __attribute__((always_inline)) void join_impl(const bool ompt) {
   tomp_thread_t *thr = tomp_self;
   tomp_team_t *team = thr->team;
-  bool ompt = tomp_ompt_on();
   if (ompt) thr->task->frame.exit_frame.ptr = NULL;
-  tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
+  if (ompt)
+    tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
+  else
+    tomp_barrier_wait_notool(thr, ompt_state_wait_barrier_implicit_parallel, false);
   if (ompt) tomp_ompt_implicit_task(thr, ompt_scope_end);
   tomp_team_tasks_fini(team);
   if (team->nthreads > 1) {
@@ -232,9 +246,47 @@ void tomp_join(void) {
   if (team->depth == ~0u) tomp_team_free(team);
 }
 
+/* Out of line, so that tomp_parallel_notool keeps the shape tomp_parallel had (fork and join
+ * as calls): inlining both into one function made 2-thread fork/join 8-11% slower. */
+static __attribute__((noinline)) void fork_tool(void (*fn)(void *), void *data, unsigned n,
+                                                unsigned bind,
+                                                void (*prep)(tomp_team_t *, void *),
+                                                void *prep_arg) {
+  fork_impl(fn, data, n, bind, prep, prep_arg, true);
+}
+static __attribute__((noinline)) void fork_notool(void (*fn)(void *), void *data, unsigned n,
+                                                  unsigned bind,
+                                                  void (*prep)(tomp_team_t *, void *),
+                                                  void *prep_arg) {
+  fork_impl(fn, data, n, bind, prep, prep_arg, false);
+}
+static __attribute__((noinline)) void join_tool(void) { join_impl(true); }
+static __attribute__((noinline)) void join_notool(void) { join_impl(false); }
+
+void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
+               void (*prep)(tomp_team_t *, void *), void *prep_arg) {
+  if (tomp_ompt_on())
+    fork_tool(fn, data, n, bind, prep, prep_arg);
+  else
+    fork_notool(fn, data, n, bind, prep, prep_arg);
+}
+
+void tomp_join(void) {
+  if (tomp_ompt_on())
+    join_tool();
+  else
+    join_notool();
+}
+
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) {
   tomp_fork(fn, data, nthreads, bind, NULL, NULL);
   tomp_ompt_exit_frame(tomp_self->task, __builtin_frame_address(0));
   fn(data);
   tomp_join();
+}
+
+void tomp_parallel_notool(void (*fn)(void *), void *data, unsigned requested, unsigned bind) {
+  fork_notool(fn, data, team_size_impl(tomp_thread(), requested, true, false), bind, NULL, NULL);
+  fn(data);
+  join_notool();
 }

@@ -61,6 +61,35 @@ tomp_thread_t *tomp_thread_init_foreign(void) {
   return make_initial();
 }
 
+/* A worker's part of one region.  ompt is a constant (two copies: with a tool attached and
+ * without), so a run without a tool tests once per region, not at every event site. */
+static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, tomp_team_t *team,
+                                                             const bool ompt) {
+  t->team = team;
+  t->tid = t->next_tid;
+  t->task = &team->implicit[t->tid];
+  t->ws_count = team->ws_initial;
+  t->single_count = 0;
+  t->ws_cur = NULL;
+  tomp_set_state(t, ompt_state_work_parallel, 0);
+  if (ompt) tomp_ompt_idle(t, false);
+  tomp_bind_thread(t, team, 0);
+  if (ompt) tomp_ompt_implicit_task(t, ompt_scope_begin);
+  if (ompt) tomp_ompt_exit_frame(t->task, __builtin_frame_address(0));
+  t->fn(t->fn_data);
+  if (ompt) {
+    t->task->frame.exit_frame.ptr = NULL;
+    tomp_barrier_wait(t, ompt_state_wait_barrier_implicit_parallel, false);
+  } else {
+    tomp_barrier_wait_notool(t, ompt_state_wait_barrier_implicit_parallel, false);
+  }
+  if (ompt) tomp_ompt_implicit_task(t, ompt_scope_end);
+  t->team = NULL;
+  t->task = NULL;
+  tomp_set_state(t, ompt_state_idle, 0);
+  if (ompt) tomp_ompt_idle(t, true);
+}
+
 static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;
@@ -97,25 +126,10 @@ static void *worker_main(void *arg) {
       tomp_ompt_idle(t, false);
       break;
     }
-    t->team = team;
-    t->tid = t->next_tid;
-    t->task = &team->implicit[t->tid];
-    t->ws_count = team->ws_initial;
-    t->single_count = 0;
-    t->ws_cur = NULL;
-    tomp_set_state(t, ompt_state_work_parallel, 0);
-    tomp_ompt_idle(t, false);
-    tomp_bind_thread(t, team, 0);
-    tomp_ompt_implicit_task(t, ompt_scope_begin);
-    tomp_ompt_exit_frame(t->task, __builtin_frame_address(0));
-    t->fn(t->fn_data);
-    if (tomp_ompt_on()) t->task->frame.exit_frame.ptr = NULL;
-    tomp_barrier_wait(t, ompt_state_wait_barrier_implicit_parallel, false);
-    tomp_ompt_implicit_task(t, ompt_scope_end);
-    t->team = NULL;
-    t->task = NULL;
-    tomp_set_state(t, ompt_state_idle, 0);
-    tomp_ompt_idle(t, true);
+    if (tomp_ompt_on())
+      run_region(t, team, true);
+    else
+      run_region(t, team, false);
     tomp_store_rel(&t->go, GO_IDLE);
   }
   tomp_ompt_thread_end(t);

@@ -297,10 +297,11 @@ static inline void ompt_single_begin(tomp_thread_t *thr, bool executor, bool def
   if (tomp_ompt_on()) tomp_ompt_single_begin_(thr, executor, deferred_end);
 }
 
-bool tomp_single_start(tomp_thread_t *thr) {
+static inline __attribute__((always_inline)) bool single_start(tomp_thread_t *thr,
+                                                               const bool ompt) {
   tomp_team_t *team = thr->team;
   if (!team || team->nthreads == 1) {
-    ompt_single_begin(thr, true, true);
+    if (ompt) ompt_single_begin(thr, true, true);
     return true;
   }
   if (tomp_unlikely(tomp_g.cancellation)) {
@@ -314,7 +315,7 @@ bool tomp_single_start(tomp_thread_t *thr) {
       if (d->heap) first = false; /* cancelled region: nobody needs the body */
     }
     tomp_ws_leave(thr);
-    ompt_single_begin(thr, first, true);
+    if (ompt) ompt_single_begin(thr, first, true);
     return first;
   }
   /* No descriptor: the k-th plain single of the team (each thread counts its own) is won
@@ -326,9 +327,16 @@ bool tomp_single_start(tomp_thread_t *thr) {
   bool first = __atomic_load_n(&team->single_count, __ATOMIC_RELAXED) == k &&
                __atomic_compare_exchange_n(&team->single_count, &k, k + 1, false,
                                            __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
-  ompt_single_begin(thr, first, true);
+  if (ompt) ompt_single_begin(thr, first, true);
   return first;
 }
+
+bool tomp_single_start(tomp_thread_t *thr) {
+  if (tomp_ompt_on()) return single_start(thr, true);
+  return single_start(thr, false);
+}
+
+bool tomp_single_start_notool(tomp_thread_t *thr) { return single_start(thr, false); }
 
 void *tomp_single_copy_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;

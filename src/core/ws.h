@@ -171,6 +171,7 @@ unsigned tomp_doacross_ndim(tomp_thread_t *thr) TOMP_HIDDEN;
 /* ---- single (ws.c) -------------------------------------------------------------------- */
 
 bool tomp_single_start(tomp_thread_t *thr) TOMP_HIDDEN;
+bool tomp_single_start_notool(tomp_thread_t *thr) TOMP_HIDDEN; /* no tool attached */
 /* copyprivate: NULL for the executor; the others get the executor's pointer. */
 void *tomp_single_copy_start(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_single_copy_end(tomp_thread_t *thr, void *data) TOMP_HIDDEN;

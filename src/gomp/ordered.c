@@ -12,8 +12,7 @@ static TOMP_TOOL_TWIN void ordered_start_tool(const void *ra, void *fp) {
 }
 
 TOMP_EXPORT void GOMP_ordered_start(void) {
-  TOMP_TOOL_PATH(ordered_start_tool);
-  tomp_thread_t *thr = tomp_thread();
+  TOMP_TOOL_PATH_THR(thr, ordered_start_tool);
   if (thr->team && thr->team->nthreads > 1) tomp_ordered_start(thr); /* alone: always our turn */
 }
 

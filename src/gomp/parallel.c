@@ -4,12 +4,18 @@
 
 #define GOMP_BIND_MASK 7u
 
-TOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
-                               unsigned flags) {
+static TOMP_TOOL_TWIN void parallel_tool(const void *ra, void *fp, void (*fn)(void *),
+                                          void *data, unsigned num_threads, unsigned flags) {
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_ENTRY_AT(thr, ra, fp);
   unsigned n = tomp_team_size(thr, num_threads, true);
   tomp_parallel(fn, data, n, flags & GOMP_BIND_MASK);
+}
+
+TOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
+                               unsigned flags) {
+  TOMP_TOOL_PATH(parallel_tool, fn, data, num_threads, flags);
+  tomp_parallel_notool(fn, data, num_threads, flags & GOMP_BIND_MASK);
 }
 
 /* GCC before 4.9: the caller runs fn itself between start and end. */
@@ -39,9 +45,8 @@ static TOMP_TOOL_TWIN void barrier_tool(const void *ra, void *fp) {
 }
 
 TOMP_EXPORT void GOMP_barrier(void) {
-  TOMP_TOOL_PATH(barrier_tool);
-  tomp_thread_t *thr = tomp_thread();
-  if (thr->team) tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, false);
+  TOMP_TOOL_PATH_THR(thr, barrier_tool);
+  if (thr->team) tomp_barrier_wait_notool(thr, ompt_state_wait_barrier_explicit, false);
 }
 
 /* A barrier in a region that may be cancelled: true if the region is (or becomes)

@@ -2,10 +2,15 @@
 #include "gomp.h"
 #include "ws.h"
 
-TOMP_EXPORT bool GOMP_single_start(void) {
+static TOMP_TOOL_TWIN bool single_start_tool(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_ENTRY_AT(thr, ra, fp);
   return tomp_single_start(thr);
+}
+
+TOMP_EXPORT bool GOMP_single_start(void) {
+  TOMP_TOOL_PATH_THR(thr, single_start_tool);
+  return tomp_single_start_notool(thr);
 }
 
 TOMP_EXPORT void *GOMP_single_copy_start(void) {
