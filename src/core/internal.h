@@ -197,6 +197,11 @@ typedef struct tomp_thread {
   const void *codeptr;          /* user return address captured at the current entry point */
   /* Pool: a worker sleeps on go until the master hands it a team */
   uint32_t go __attribute__((aligned(TOMP_CACHELINE)));
+  /* 1 while this worker may still read its team's shared state (queues, barrier, implicit
+   * tasks): a master re-initialises a cached team only once it is 0 for every worker.  A
+   * worker clears it in the closing barrier whenever it pauses, so the next fork need not
+   * wait for it to leave the barrier first (see barrier.c). */
+  uint32_t team_busy;
   tomp_team_t *next_team;
   unsigned next_tid;
   void (*fn)(void *);
@@ -286,6 +291,9 @@ void tomp_parallel_notool(void (*fn)(void *), void *data, unsigned requested,
 bool tomp_barrier_wait(tomp_thread_t *thr, int ompt_kind, bool cancellable) TOMP_HIDDEN;
 /* The same on a path that already knows no tool is attached: no event-site test. */
 bool tomp_barrier_wait_notool(tomp_thread_t *thr, int ompt_kind, bool cancellable) TOMP_HIDDEN;
+/* A worker's closing barrier without a tool: as above, but the worker announces through
+ * thr->team_busy when it is not touching the team, so the next fork can proceed. */
+void tomp_barrier_wait_worker_end(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_barrier_init(tomp_barrier_t *b, unsigned n) TOMP_HIDDEN;
 /* task.c tells the barrier that work appeared or that the last task finished */
 void tomp_barrier_tasks_posted(tomp_team_t *team) TOMP_HIDDEN;

@@ -12,6 +12,7 @@
 tomp_thread_t *tomp_worker_get(void) TOMP_HIDDEN;
 void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
 void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
+void tomp_worker_wait_out(tomp_thread_t *t) TOMP_HIDDEN;
 void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
                        void *data) TOMP_HIDDEN;
 
@@ -145,7 +146,7 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   /* Workers: reuse the parked ones, return surplus to the pool, recruit the rest. */
   while (team->nreserved >= n && team->nreserved > 0)
     tomp_worker_put(team->threads[team->nreserved--]);
-  for (unsigned i = 1; i <= team->nreserved; i++) tomp_worker_wait_idle(team->threads[i]);
+  for (unsigned i = 1; i <= team->nreserved; i++) tomp_worker_wait_out(team->threads[i]);
   while (team->nreserved + 1 < n) {
     tomp_thread_t *w = tomp_worker_get();
     if (!w) break;

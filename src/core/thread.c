@@ -65,6 +65,7 @@ tomp_thread_t *tomp_thread_init_foreign(void) {
  * without), so a run without a tool tests once per region, not at every event site. */
 static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, tomp_team_t *team,
                                                              const bool ompt) {
+  tomp_store_rlx(&t->team_busy, 1); /* published by our arrival at the closing barrier */
   t->team = team;
   t->tid = t->next_tid;
   t->task = &team->implicit[t->tid];
@@ -81,13 +82,16 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
     t->task->frame.exit_frame.ptr = NULL;
     tomp_barrier_wait(t, ompt_state_wait_barrier_implicit_parallel, false);
   } else {
-    tomp_barrier_wait_notool(t, ompt_state_wait_barrier_implicit_parallel, false);
+    tomp_barrier_wait_worker_end(t); /* clears team_busy */
   }
   if (ompt) tomp_ompt_implicit_task(t, ompt_scope_end);
   t->team = NULL;
   t->task = NULL;
   tomp_set_state(t, ompt_state_idle, 0);
-  if (ompt) tomp_ompt_idle(t, true);
+  if (ompt) {
+    tomp_ompt_idle(t, true);
+    tomp_store_rel(&t->team_busy, 0);
+  }
 }
 
 static void *worker_main(void *arg) {
@@ -130,7 +134,10 @@ static void *worker_main(void *arg) {
       run_region(t, team, true);
     else
       run_region(t, team, false);
-    tomp_store_rel(&t->go, GO_IDLE);
+    /* The next fork may already have handed us a team (it waits for team_busy, not for
+     * this): then go is GO_WORK and we take it at once. */
+    uint32_t busy = GO_BUSY;
+    tomp_cas(&t->go, &busy, GO_IDLE);
   }
   tomp_ompt_thread_end(t);
   __atomic_sub_fetch(&tomp_nthreads_live, 1, __ATOMIC_RELAXED);
@@ -185,6 +192,18 @@ tomp_thread_t *tomp_worker_get(void) {
     tomp_mutex_unlock(&pool_lock);
   }
   return t ? t : spawn_worker();
+}
+
+/* Wait until worker t no longer reads its previous team's shared state (it may still be
+ * in the closing barrier's code, but only to leave it). */
+void tomp_worker_wait_out(tomp_thread_t *t) TOMP_HIDDEN;
+void tomp_worker_wait_out(tomp_thread_t *t) {
+  for (unsigned i = 0; __atomic_load_n(&t->team_busy, __ATOMIC_SEQ_CST); i++) {
+    if (i < 64)
+      tomp_cpu_relax();
+    else
+      sched_yield();
+  }
 }
 
 /* Wait until worker t has left its previous region (it may still be leaving a barrier). */
