@@ -177,93 +177,94 @@ TOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long s
                         mem);
 }
 
-TOMP_EXPORT bool GOMP_loop_static_next(long *istart, long *iend) {
+/* The per-chunk and end entry points are split (TOMP_TOOL_PATH_THR): with a tool attached,
+ * or on a thread tomp has not seen, these twins open the entry guard; without one the entry
+ * point is one test and the core call.  The ull entry points share them. */
+TOMP_TOOL_TWIN bool tomp_gomp_loop_next_tool(const void *ra, void *fp, uint64_t *istart,
+                                             uint64_t *iend) {
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_ENTRY_AT(thr, ra, fp);
+  return tomp_loop_next(thr, istart, iend);
+}
+
+TOMP_TOOL_TWIN bool tomp_gomp_loop_end_tool(const void *ra, void *fp, int how) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  return tomp_loop_end(thr, how);
+}
+
+TOMP_EXPORT bool GOMP_loop_static_next(long *istart, long *iend) {
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_dynamic_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_guided_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_runtime_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_static_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_dynamic_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_guided_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
   return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
 }
 
 TOMP_EXPORT void GOMP_loop_end(void) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, (void)tomp_gomp_loop_end_tool, TOMP_END_BARRIER);
   tomp_loop_end(thr, TOMP_END_BARRIER);
 }
 
 TOMP_EXPORT void GOMP_loop_end_nowait(void) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, (void)tomp_gomp_loop_end_tool, TOMP_END_NOWAIT);
   tomp_loop_end(thr, TOMP_END_NOWAIT);
 }
 
 TOMP_EXPORT bool GOMP_loop_end_cancel(void) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_end_tool, TOMP_END_CANCEL);
   return tomp_loop_end(thr, TOMP_END_CANCEL);
 }
 
