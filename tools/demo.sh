@@ -12,8 +12,9 @@ source tools/debs.sh
 # shellcheck disable=SC2086
 need_debs demo 1 $DEBS
 
-make --no-print-directory -j2 all examples >"$B.demo-build.log" 2>&1 ||
-  { tail -20 "$B.demo-build.log"; echo "demo: build failed (log $B.demo-build.log)"; exit 1; }
+mkdir -p "$B"
+make --no-print-directory -j2 all examples >"$B/demo-build.log" 2>&1 ||
+  { tail -20 "$B/demo-build.log"; echo "demo: build failed (log $B/demo-build.log)"; exit 1; }
 
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 for x in "$B"/examples/*; do
