@@ -139,7 +139,7 @@ cg_table() {
     echo "$line"
   done
 }
-cg_table "instructions per operation" "$BIN" 100 600 parallel barrier dynamic_1 critical lock task_master taskwait
+cg_table "instructions per operation" "$BIN" 100 600 parallel barrier single dynamic_1 ordered critical lock task_master taskwait
 # The kernels: what OMPT adds to a whole application-like run (the issue's "within 1% / 3%
 # on the benchmark suite"), per repetition of each kernel.
 cg_table "kernels: instructions per repetition" "$KBIN" 1 2 ${KERNELS:-task_tree matmul jacobi sort irregular}

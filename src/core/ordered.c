@@ -32,15 +32,26 @@ void tomp_ordered_release(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t) {
 
 /* OMPT: ordered regions are mutexes of kind ordered whose wait_id is the loop's ordered
  * cursor (the wait_id of the wait_ordered state). */
+static inline bool ompt_ordered_wanted(int which) {
+  if (!tomp_ompt_on()) return false;
+  if (tomp_coll_on()) return true;
+  return which == TOMP_OMPT_ACQUIRE    ? TOMP_OMPT_SLOT(mutex_acquire)
+         : which == TOMP_OMPT_ACQUIRED ? TOMP_OMPT_SLOT(mutex_acquired)
+                                       : TOMP_OMPT_SLOT(mutex_released);
+}
 static inline void ompt_ordered(int which, tomp_thread_t *thr, tomp_ws_t *d) {
-  if (tomp_ompt_on()) tomp_ompt_mutex_(which, thr, ompt_mutex_ordered, 0, &d->ord_cur);
+  if (ompt_ordered_wanted(which)) tomp_ompt_mutex_(which, thr, ompt_mutex_ordered, 0, &d->ord_cur);
 }
 
 void tomp_ordered_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
+  bool alone = !team || team->nthreads == 1;
+  /* alone, it is always our turn: only the events need the construct */
+  if (alone && !ompt_ordered_wanted(TOMP_OMPT_ACQUIRE) && !ompt_ordered_wanted(TOMP_OMPT_ACQUIRED))
+    return;
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (!d || !d->ordered) return;
-  if (!team || team->nthreads == 1) {
+  if (alone) {
     ompt_ordered(TOMP_OMPT_ACQUIRE, thr, d);
     ompt_ordered(TOMP_OMPT_ACQUIRED, thr, d);
     return;
@@ -56,7 +67,7 @@ void tomp_ordered_start(tomp_thread_t *thr) {
 }
 
 void tomp_ordered_end(tomp_thread_t *thr) {
-  if (tomp_likely(!tomp_ompt_on())) return;
+  if (tomp_likely(!ompt_ordered_wanted(TOMP_OMPT_RELEASED))) return;
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (d && d->ordered) tomp_ompt_mutex_(TOMP_OMPT_RELEASED, thr, ompt_mutex_ordered, 0, &d->ord_cur);
 }

@@ -294,7 +294,9 @@ void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t 
 /* OMPT: work single begin (executor or other); a plain single's executor end is deferred
  * (no call marks it: see src/ompt/events.c), a copyprivate one's comes at copy_end. */
 static inline void ompt_single_begin(tomp_thread_t *thr, bool executor, bool deferred_end) {
-  if (tomp_ompt_on()) tomp_ompt_single_begin_(thr, executor, deferred_end);
+  /* no `work` callback and no Collector session: nothing to report, no end to defer */
+  if (tomp_ompt_on() && (TOMP_OMPT_SLOT(work) || tomp_coll_on()))
+    tomp_ompt_single_begin_(thr, executor, deferred_end);
 }
 
 static inline __attribute__((always_inline)) bool single_start(tomp_thread_t *thr,
@@ -361,7 +363,7 @@ void *tomp_single_copy_start(tomp_thread_t *thr) {
 
 void tomp_single_copy_end(tomp_thread_t *thr, void *data) {
   tomp_team_t *team = thr->team;
-  if (tomp_ompt_on()) tomp_ompt_single_end_(thr);
+  if (tomp_ompt_on() && (TOMP_OMPT_SLOT(work) || tomp_coll_on())) tomp_ompt_single_end_(thr);
   if (!team || team->nthreads == 1) return;
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (!d) return;
