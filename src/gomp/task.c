@@ -121,8 +121,8 @@ static TOMP_TOOL_TWIN void taskwait_tool(const void *ra, void *fp) {
 }
 
 TOMP_EXPORT void GOMP_taskwait(void) {
-  TOMP_TOOL_PATH(taskwait_tool);
-  tomp_taskwait_notool(tomp_thread());
+  TOMP_TOOL_PATH_THR(thr, taskwait_tool);
+  tomp_taskwait_notool(thr);
 }
 
 TOMP_EXPORT void GOMP_taskwait_depend(void **depend) {
