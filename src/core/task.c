@@ -1037,8 +1037,8 @@ void tomp_team_tasks_init(tomp_team_t *team) {
   tt->nready = 0;
   tt->ntasks = 0;
   tt->foreign = 0;
-  /* Deques are empty after every region and need no reset; the workers of this team are
-   * idle here (tomp_fork waited for them), so the table may be replaced. */
+  /* Deques are empty after every region and need no reset; no worker of this team reads its
+   * task state here (tomp_fork waited for their team_busy), so the table may be replaced. */
   if (tt->ndq < team->nthreads) {
     unsigned n = team->nthreads;
     tomp_deque_t **dq = tomp_calloc(n, sizeof *dq);

@@ -141,12 +141,14 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   } else {
     team = team_new(~0u);
   }
-  team_alloc_arrays(team, n);
 
-  /* Workers: reuse the parked ones, return surplus to the pool, recruit the rest. */
+  /* Workers: reuse the parked ones, return surplus to the pool, recruit the rest.  Nothing
+   * of the team is rewritten (its arrays included) before every worker it keeps is out of
+   * the previous region's shared state (team_busy, see barrier.c). */
   while (team->nreserved >= n && team->nreserved > 0)
     tomp_worker_put(team->threads[team->nreserved--]);
   for (unsigned i = 1; i <= team->nreserved; i++) tomp_worker_wait_out(team->threads[i]);
+  team_alloc_arrays(team, n);
   while (team->nreserved + 1 < n) {
     tomp_thread_t *w = tomp_worker_get();
     if (!w) break;

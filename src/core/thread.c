@@ -16,7 +16,7 @@
 __thread tomp_thread_t *tomp_self;
 
 /* go word states */
-enum { GO_BUSY = 0, GO_WORK = 1, GO_IDLE = 2, GO_SLEEP = 3, GO_DEAD = 4 };
+enum { GO_BUSY = 0, GO_WORK = 1, GO_IDLE = 2, GO_SLEEP = 3, GO_DEAD = 4, GO_END = 5 };
 
 static tomp_mutex_t pool_lock = TOMP_MUTEX_INIT;
 static tomp_thread_t *pool_head;
@@ -101,13 +101,15 @@ static void *worker_main(void *arg) {
   tomp_ompt_thread_begin(t);
   tomp_ompt_idle(t, true);
   for (;;) {
-    /* Park until a master assigns a team (go == GO_WORK). */
+    /* Park until a master assigns a team (GO_WORK) or finalization asks for our
+     * thread_end (GO_END: a value of its own, so that it never merges with a team's post). */
     uint32_t g = tomp_load_acq(&t->go);
-    if (g != GO_WORK) {
+    if (g != GO_WORK && g != GO_END) {
       unsigned long n = tomp_spins();
-      for (unsigned long i = 0; i < n && (g = tomp_load_acq(&t->go)) != GO_WORK; i++)
+      for (unsigned long i = 0; i < n && (g = tomp_load_acq(&t->go)) != GO_WORK && g != GO_END;
+           i++)
         tomp_wait_pause();
-      while (g != GO_WORK) {
+      while (g != GO_WORK && g != GO_END) {
         uint32_t idle = GO_IDLE;
         if (g == GO_IDLE && !tomp_cas(&t->go, &idle, GO_SLEEP)) {
           g = idle;
@@ -117,14 +119,17 @@ static void *worker_main(void *arg) {
         g = tomp_load_acq(&t->go);
       }
     }
-    tomp_store_rlx(&t->go, GO_BUSY);
     if (tomp_unlikely(tomp_load_acq(&t->ompt_end_req))) {
-      /* the tool is being finalized: report our end, then park as before */
+      /* the tool is being finalized: report our end (ompt_life keeps it to one report) */
       tomp_ompt_thread_end(t);
       tomp_store_rel(&t->ompt_end_req, 0);
-      tomp_store_rel(&t->go, GO_IDLE);
-      continue;
     }
+    if (g == GO_END) {
+      uint32_t e = GO_END;
+      if (tomp_cas(&t->go, &e, GO_IDLE)) continue;
+      /* a fork posted a team meanwhile (go == GO_WORK): take it */
+    }
+    tomp_store_rlx(&t->go, GO_BUSY);
     tomp_team_t *team = t->next_team;
     if (!team) { /* ended by tomp_pool_release_idle */
       tomp_ompt_idle(t, false);
@@ -247,7 +252,7 @@ bool tomp_worker_request_thread_end(tomp_thread_t *w) {
   for (;;) {
     uint32_t g = tomp_load_acq(&w->go);
     if (g != GO_IDLE && g != GO_SLEEP) break;
-    if (tomp_cas(&w->go, &g, GO_WORK)) {
+    if (tomp_cas(&w->go, &g, GO_END)) {
       if (g == GO_SLEEP) tomp_futex_wake(&w->go, 1);
       return true;
     }
