@@ -257,13 +257,23 @@ void tomp_task_tiny_release(tomp_task_ctx_t *c, tomp_xtask_t *x) TOMP_HIDDEN;
  * cancellation is off (tomp_g.cancellation: the task cannot be discarded) and that flags
  * hold nothing beyond TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE.
  *
- * It writes only what the run and a reader of the running task need.  A block on a free list
- * is at rest: its class, owner, dependence-node and parent-info pointers never change, its
- * succ is the inline array (xtask_free_block restores it) and, as a freed task has no
- * incomplete children and no waiter, its children count and pinfo are zero; a block the
- * slow allocator returns got all of that from xtask_init.  Fields only a task with
- * dependences or an event reads (state, npred, pending, done, ndeps, succ) stay as they are:
- * this task has neither, is nobody's predecessor and is never queued or waited on. */
+ * It writes only what the run and the code running inside it read: the task's place in the
+ * tree (parent, team, taskgroup, its reference count), its data environment (ICVs,
+ * final-ness) and that it is explicit.  What only a tool reads stays as the block's previous
+ * user left it (frames, tool data, fn/data/arg_size for ompt_get_task_memory, the thread
+ * number, the clause bits of the OMPT task type), and so does thr->state (the thread goes on
+ * in the state of the code that created the task): no tool can look at this task, since
+ * OMPT tools attach before the first task (constructor) and the tool path is taken as long
+ * as one is attached or a Collector API session is on, and a session that starts meanwhile
+ * reads states and region ids, not tasks.  Every other path initialises a block in full.
+ *
+ * A block on a free list is at rest: its class, owner, dependence-node and parent-info
+ * pointers never change, its succ is the inline array (xtask_free_block restores it) and,
+ * as a freed task has no incomplete children and no waiter, its children count and pinfo
+ * are zero; a block the slow allocator returns got all of that from xtask_init.  Fields only
+ * a task with dependences, an event or a place in a queue reads (state, npred, pending,
+ * done, ndeps, succ, priority) stay as they are: this task has none of them and is nobody's
+ * predecessor. */
 static inline __attribute__((always_inline)) void
 tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, unsigned f) {
   tomp_task_t *p = thr->task;
@@ -275,40 +285,21 @@ tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_si
   }
   /* nfree is left alone: the block goes back to this list below (or see the end) */
   c->free[TOMP_CLS_PLAIN] = x->lq.next;
-  unsigned included = (unsigned)p->in_final;
   x->t.parent = p;
   x->t.team = thr->team;
   x->t.icv = p->icv;
-  /* TOMP_TF_UNTIED/FINAL/MERGEABLE shifted are TOMP_TASK_UNTIED/FINAL/MERGEABLE, and
-   * MERGEABLE one further is MERGED */
-  x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED | ((f & 7u) << 28) |
-               (included ? TOMP_TASK_FINAL | ((f & TOMP_TF_MERGEABLE) << 29) : 0);
-  x->t.thread_num = thr->tid;
-  x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
-  x->t.frame.enter_frame.ptr = NULL;
-  x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  x->t.task_data.value = 0;
-  x->t.fn = fn;
-  x->t.data = data;
+  x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED;
   x->t.taskgroup = p->taskgroup;
-  x->t.priority = 0;
-  x->t.in_final = (int)(included | (f & TOMP_TF_FINAL));
-  x->arg_size = arg_size > UINT32_MAX ? UINT32_MAX : (uint32_t)arg_size;
+  x->t.in_final = p->in_final | (int)(f & TOMP_TF_FINAL);
   x->refs = 1;
   x->hold = 1;
   x->detached = 0;
   x->has_mutex = 0;
   x->pref = 0;
 
-  int saved_state = thr->state;
-  uint64_t saved_id = thr->wait_id;
   thr->task = &x->t;
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
   fn(data);
   thr->task = p;
-  x->t.frame.exit_frame.ptr = NULL;
-  tomp_set_state(thr, saved_state, saved_id);
 
   /* deferred children of x hold references; without any, nobody else can reach x */
   if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1 && x->pinfo.deps == NULL)) {
