@@ -48,16 +48,11 @@ static size_t pow2_at_least_(size_t a) {
  * (the usual case: one thread creates, others run) goes back to its allocating thread
  * through a lock-free stack per class that the owner empties in one exchange when its own
  * list runs dry, so a producer keeps recycling its blocks instead of calling malloc. */
-#define CLS_BYTES 64
-#define NCLS 32      /* blocks up to 2 KiB come from per-thread free lists */
+#define CLS_BYTES TOMP_CLS_BYTES
+#define NCLS TOMP_NCLS
 #define FREE_MAX 256 /* blocks kept per class and thread when freed by their owner */
 
-typedef struct task_ctx {
-  tomp_xtask_t *free[NCLS + 1];
-  unsigned nfree[NCLS + 1];
-  /* written by other threads: keep it off the owner's hot line */
-  tomp_xtask_t *remote[NCLS + 1] __attribute__((aligned(TOMP_CACHELINE)));
-} task_ctx_t;
+typedef tomp_task_ctx_t task_ctx_t;
 
 static task_ctx_t *ctx_of(tomp_thread_t *thr) {
   task_ctx_t *c = thr->task_ctx;
@@ -167,7 +162,10 @@ static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_si
 
 static void xtask_free_block(tomp_xtask_t *x) {
   if (tomp_unlikely(x->pinfo.deps != NULL)) tomp_dep_table_free(&x->pinfo);
-  if (tomp_unlikely(x->succ != x->succ_inline)) free(x->succ);
+  if (tomp_unlikely(x->succ != x->succ_inline)) {
+    free(x->succ);
+    x->succ = x->succ_inline; /* a block at rest has its inline array: see tomp_task_tiny */
+  }
   unsigned cls = x->cls;
   if (tomp_unlikely(!cls)) {
     free(x);
@@ -940,8 +938,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   undeferred_release(x);
 }
 
-/* The size class of a task without dependences or a copied argument block. */
-#define CLS_PLAIN ((sizeof(tomp_xtask_t) + CLS_BYTES - 1) / CLS_BYTES)
+#define CLS_PLAIN TOMP_CLS_PLAIN
 
 /* Inlined twice: tool == false is the no-tool copy (GOMP_task's fast path after its one
  * TOMP_TOOL_PATH test), with every event site folded away. */
@@ -1021,6 +1018,12 @@ void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, si
 void tomp_task_undeferred_notool(tomp_thread_t *thr, void (*fn)(void *), void *data,
                                  size_t arg_size, unsigned f) {
   undeferred(thr, fn, data, arg_size, f, false);
+}
+
+void tomp_task_tiny_release(tomp_task_ctx_t *c, tomp_xtask_t *x) {
+  /* the block leaves the list for longer: count it out, its free counts it in again */
+  if (c->nfree[CLS_PLAIN]) c->nfree[CLS_PLAIN]--;
+  undeferred_release(x);
 }
 
 /* ---- Team hooks ------------------------------------------------------------------------ */

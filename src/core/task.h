@@ -231,6 +231,85 @@ void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_task_undeferred_notool(tomp_thread_t *thr, void (*fn)(void *), void *data,
                                  size_t arg_size, unsigned flags) TOMP_HIDDEN;
 void tomp_taskwait_notool(tomp_thread_t *thr) TOMP_HIDDEN;
+
+/* ---- the tiny task ---------------------------------------------------------------------- */
+
+/* Per-thread free lists of task blocks by size class (thr->task_ctx; task.c allocates).  A
+ * block freed by another thread goes back to its allocating thread through a lock-free stack
+ * per class that the owner empties in one exchange when its own list runs dry. */
+#define TOMP_CLS_BYTES 64
+#define TOMP_NCLS 32 /* blocks up to 2 KiB come from per-thread free lists */
+/* the size class of a task without dependences or a copied argument block */
+#define TOMP_CLS_PLAIN ((sizeof(tomp_xtask_t) + TOMP_CLS_BYTES - 1) / TOMP_CLS_BYTES)
+
+typedef struct task_ctx {
+  tomp_xtask_t *free[TOMP_NCLS + 1];
+  unsigned nfree[TOMP_NCLS + 1];
+  /* written by other threads: keep it off the owner's hot line */
+  tomp_xtask_t *remote[TOMP_NCLS + 1] __attribute__((aligned(TOMP_CACHELINE)));
+} tomp_task_ctx_t;
+
+/* tomp_task_tiny's end when x still has deferred children (their references) */
+void tomp_task_tiny_release(tomp_task_ctx_t *c, tomp_xtask_t *x) TOMP_HIDDEN;
+
+/* The tiny task: the no-tool undeferred task once more, inline in the entry point, for a
+ * caller that has checked what tomp_task_undeferred_notool's caller checks and also that
+ * cancellation is off (tomp_g.cancellation: the task cannot be discarded) and that flags
+ * hold nothing beyond TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE.
+ *
+ * It writes only what the run and the code running inside it read: the task's place in the
+ * tree (parent, team, taskgroup, its reference count), its data environment (ICVs,
+ * final-ness) and that it is explicit.  What only a tool reads stays as the block's previous
+ * user left it (frames, tool data, fn/data/arg_size for ompt_get_task_memory, the thread
+ * number, the clause bits of the OMPT task type), and so does thr->state (the thread goes on
+ * in the state of the code that created the task): no tool can look at this task, since
+ * OMPT tools attach before the first task (constructor) and the tool path is taken as long
+ * as one is attached or a Collector API session is on, and a session that starts meanwhile
+ * reads states and region ids, not tasks.  Every other path initialises a block in full.
+ *
+ * A block on a free list is at rest: its class, owner, dependence-node and parent-info
+ * pointers never change, its succ is the inline array (xtask_free_block restores it) and,
+ * as a freed task has no incomplete children and no waiter, its children count and pinfo
+ * are zero; a block the slow allocator returns got all of that from xtask_init.  Fields only
+ * a task with dependences, an event or a place in a queue reads (state, npred, pending,
+ * done, ndeps, succ, priority) stay as they are: this task has none of them and is nobody's
+ * predecessor. */
+static inline __attribute__((always_inline)) void
+tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, unsigned f) {
+  tomp_task_t *p = thr->task;
+  tomp_task_ctx_t *c = thr->task_ctx;
+  tomp_xtask_t *x;
+  if (tomp_unlikely(!c || (x = c->free[TOMP_CLS_PLAIN]) == NULL)) {
+    tomp_task_undeferred_notool(thr, fn, data, arg_size, f);
+    return;
+  }
+  /* nfree is left alone: the block goes back to this list below (or see the end) */
+  c->free[TOMP_CLS_PLAIN] = x->lq.next;
+  x->t.parent = p;
+  x->t.team = thr->team;
+  x->t.icv = p->icv;
+  x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED;
+  x->t.taskgroup = p->taskgroup;
+  x->t.in_final = p->in_final | (int)(f & TOMP_TF_FINAL);
+  x->refs = 1;
+  x->hold = 1;
+  x->detached = 0;
+  x->has_mutex = 0;
+  x->pref = 0;
+
+  thr->task = &x->t;
+  fn(data);
+  thr->task = p;
+
+  /* deferred children of x hold references; without any, nobody else can reach x */
+  if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1 && x->pinfo.deps == NULL)) {
+    x->lq.next = c->free[TOMP_CLS_PLAIN];
+    c->free[TOMP_CLS_PLAIN] = x;
+    return;
+  }
+  tomp_task_tiny_release(c, x);
+}
+
 void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n) TOMP_HIDDEN;
 void tomp_taskyield(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_task_fulfill(void *event) TOMP_HIDDEN;

@@ -56,9 +56,9 @@ static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **ou
   return n;
 }
 
-/* GOMP_task comes in two copies, like the locks' TOMP_TOOL_PATH split: with a tool attached
- * the entry guard opens and the events are emitted; without one a task run at once goes
- * through the no-tool copy of the undeferred path. */
+/* GOMP_task comes in two copies, the locks' TOMP_TOOL_PATH split: with a tool attached the
+ * entry guard opens and the events are emitted (task_tool); without one a task run at once
+ * goes through a no-tool copy of the undeferred path (the tiny task, else task_notool). */
 static inline __attribute__((always_inline)) void
 task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
            long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
@@ -99,19 +99,50 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
   if (d && d != buf) free(d);
 }
 
+static TOMP_TOOL_TWIN void task_tool(const void *ra, void *fp, void (*fn)(void *), void *data,
+                                     void (*cpyfn)(void *, void *), long arg_size,
+                                     long arg_align, bool if_clause, unsigned flags,
+                                     void **depend, int priority, void *detach) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  task_entry(thr, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
+             detach, true);
+}
+
+/* The general no-tool path, out of line: its frame (the dependence buffer, the spec) is
+ * not built for the tiny task. */
+static __attribute__((noinline)) void
+task_notool(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+            long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
+            void *detach) {
+  tomp_thread_t *thr = tomp_thread();
+  task_entry(thr, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
+             detach, false);
+}
+
+_Static_assert(GOMP_TASK_FLAG_UNTIED == TOMP_TF_UNTIED && GOMP_TASK_FLAG_FINAL == TOMP_TF_FINAL &&
+                   GOMP_TASK_FLAG_MERGEABLE == TOMP_TF_MERGEABLE,
+               "tomp_task_tiny takes GCC's low task flags as they are");
+
 TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                            long arg_size, long arg_align, bool if_clause, unsigned flags,
                            void **depend, int priority, void *detach) {
-  tomp_thread_t *thr = tomp_thread();
-  /* both copies inline here (an out-of-line twin would pass ten arguments again) */
-  if (tomp_unlikely(TOMP_OMPT_ENABLED())) {
-    TOMP_ENTRY(thr);
-    task_entry(thr, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
-               detach, true);
+  /* The tiny task (tomp_task_tiny): no tool, no copy function, dependences or event,
+   * cancellation off, and it runs at once.  One test of the flags word covers the clauses,
+   * one of both global words the rest.  A thread tomp does not know yet takes the general
+   * path.  This path makes no call before its tail call, so it needs no frame. */
+  tomp_thread_t *thr = tomp_self;
+  if (tomp_likely(thr && !cpyfn && !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)) &&
+                  !(TOMP_OMPT_ENABLED() | tomp_g.cancellation)) &&
+      tomp_task_runs_at_once(thr, if_clause ? 0 : TOMP_TF_UNDEFERRED)) {
+    tomp_task_tiny(thr, fn, data, arg_size > 0 ? (size_t)arg_size : 0,
+                   flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL |
+                            GOMP_TASK_FLAG_MERGEABLE));
     return;
   }
-  task_entry(thr, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
-             detach, false);
+  TOMP_TOOL_PATH(task_tool, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+                 priority, detach);
+  task_notool(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
 }
 
 static TOMP_TOOL_TWIN void taskwait_tool(const void *ra, void *fp) {
