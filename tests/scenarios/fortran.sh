@@ -61,8 +61,9 @@ program routines
   ! nested regions: team sizes and ancestors seen from the inner level
   tids = -1
   sizes = -1
-  !$omp parallel num_threads(2) private(i)
+  ! (i must be private to the inner team too: shared there, its two threads race on it)
   !$omp parallel num_threads(2)
+  !$omp parallel num_threads(2) private(i)
   i = omp_get_ancestor_thread_num(1) * 2 + omp_get_thread_num()
   tids(i) = omp_get_ancestor_thread_num(2)
   sizes(i) = omp_get_team_size(1) * 10 + omp_get_team_size(int(2, 8))
