@@ -295,7 +295,7 @@ tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_si
   x->t.icv = p->icv;
   x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED;
   x->t.taskgroup = p->taskgroup;
-  x->t.in_final = p->in_final | (int)(f & TOMP_TF_FINAL);
+  x->t.in_final = p->in_final || (f & TOMP_TF_FINAL);
   x->refs = 1;
   x->hold = 1;
   x->detached = 0;
