@@ -119,9 +119,12 @@ bool tomp_task_memory(const tomp_task_t *t, void **addr, size_t *size) {
   return true;
 }
 
-/* One block: header, ndeps dependence nodes, the argument block at its alignment. */
-static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_size,
-                                 size_t arg_align, void **args) {
+/* One block: header, ndeps dependence nodes, the argument block at its alignment.  With
+ * at_rest, a block from a free list is returned as it rests there (see tomp_task_tiny) and
+ * *fresh says whether it was initialised instead. */
+static inline __attribute__((always_inline)) tomp_xtask_t *
+xtask_alloc_(tomp_thread_t *thr, size_t ndeps, size_t arg_size, size_t arg_align, void **args,
+             const bool at_rest, bool *fresh) {
   size_t hdr = sizeof(tomp_xtask_t) + ndeps * sizeof(tomp_depnode_t);
   size_t off, total, cls;
   tomp_xtask_t *x;
@@ -147,6 +150,11 @@ static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_si
     if (tomp_likely(x != NULL)) {
       c->free[cls] = x->lq.next;
       if (c->nfree[cls]) c->nfree[cls]--;
+      if (at_rest) {
+        *fresh = false;
+        *args = (char *)x + off;
+        return x;
+      }
     } else {
       x = aligned_alloc(CLS_BYTES, cls * CLS_BYTES);
     }
@@ -156,8 +164,14 @@ static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_si
   }
   if (tomp_unlikely(!x)) tomp_fatal("out of memory for a task (%zu bytes)", total);
   xtask_init(x, c, cls);
+  if (at_rest) *fresh = true;
   *args = (char *)x + off;
   return x;
+}
+
+static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_size,
+                                 size_t arg_align, void **args) {
+  return xtask_alloc_(thr, ndeps, arg_size, arg_align, args, false, NULL);
 }
 
 static void xtask_free_block(tomp_xtask_t *x) {
@@ -831,7 +845,18 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   tomp_team_t *team = tomp_load_rlx(&thr->team);
   tomp_task_t *p = tomp_load_rlx(&thr->task);
   void *args;
-  tomp_xtask_t *x = xtask_alloc(thr, 0, arg_size, arg_align, &args);
+  bool fresh;
+  tomp_xtask_t *x = xtask_alloc_(thr, 0, arg_size, arg_align, &args, true, &fresh);
+  if (tomp_likely(!fresh)) {
+    /* at rest (tomp_task_tiny); what a deferred task reads beyond the fields set below.
+     * run_task sets the exit frame and thread number, post the state; frames' other half,
+     * tool data and the dependence fields of a task without dependences stay unread. */
+    x->ndeps = 0;
+    x->hold = 0;
+    x->detached = 0;
+    x->has_mutex = 0;
+    x->pref = 0;
+  }
   x->t.parent = p;
   x->t.team = team;
   x->t.icv = p->icv;
