@@ -24,6 +24,9 @@
  * Implicit tasks keep their child bookkeeping (tomp_pinfo_t) in task->ext until the
  * team's join.
  *
+ * A block on a free list is at rest (see tomp_task_tiny): the no-tool fast paths (the tiny
+ * task, tomp_task_defer) take it as it is and set only the fields their task reads.
+ *
  * Waking.  A thread waiting inside task T publishes pinfo.waiting and then re-checks its
  * condition; whoever changes a condition T may wait for (children count, taskgroup count,
  * a child becoming ready, an undeferred task's state) does so first and then pokes T
