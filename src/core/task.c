@@ -119,9 +119,12 @@ bool tomp_task_memory(const tomp_task_t *t, void **addr, size_t *size) {
   return true;
 }
 
-/* One block: header, ndeps dependence nodes, the argument block at its alignment. */
-static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_size,
-                                 size_t arg_align, void **args) {
+/* One block: header, ndeps dependence nodes, the argument block at its alignment.  With
+ * at_rest, a block from a free list is returned as it rests there (see tomp_task_tiny) and
+ * *fresh says whether it was initialised instead. */
+static inline __attribute__((always_inline)) tomp_xtask_t *
+xtask_alloc_(tomp_thread_t *thr, size_t ndeps, size_t arg_size, size_t arg_align, void **args,
+             const bool at_rest, bool *fresh) {
   size_t hdr = sizeof(tomp_xtask_t) + ndeps * sizeof(tomp_depnode_t);
   size_t off, total, cls;
   tomp_xtask_t *x;
@@ -147,6 +150,11 @@ static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_si
     if (tomp_likely(x != NULL)) {
       c->free[cls] = x->lq.next;
       if (c->nfree[cls]) c->nfree[cls]--;
+      if (at_rest) {
+        *fresh = false;
+        *args = (char *)x + off;
+        return x;
+      }
     } else {
       x = aligned_alloc(CLS_BYTES, cls * CLS_BYTES);
     }
@@ -156,8 +164,14 @@ static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_si
   }
   if (tomp_unlikely(!x)) tomp_fatal("out of memory for a task (%zu bytes)", total);
   xtask_init(x, c, cls);
+  if (at_rest) *fresh = true;
   *args = (char *)x + off;
   return x;
+}
+
+static tomp_xtask_t *xtask_alloc(tomp_thread_t *thr, size_t ndeps, size_t arg_size,
+                                 size_t arg_align, void **args) {
+  return xtask_alloc_(thr, ndeps, arg_size, arg_align, args, false, NULL);
 }
 
 static void xtask_free_block(tomp_xtask_t *x) {
@@ -811,6 +825,60 @@ void tomp_taskyield(tomp_thread_t *thr) {
 
 /* ---- Creation -------------------------------------------------------------------------- */
 
+/* A deferred task x of p counts in p's children, its taskgroup and (explicit p) p's
+ * references. */
+static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p, tomp_xtask_t *x) {
+  __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
+  if (p->flags & TOMP_TASK_EXPLICIT) {
+    __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
+    x->pref = 1;
+  }
+  if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
+}
+
+/* tomp_task_create for the common deferred task, with no event site (a tool is seen by
+ * tomp_task_create).  The caller found that the task does not run at once (so there is a
+ * team and the encountering task is not final) and that it has no dependences, event, copy
+ * function or fixup; f is TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most. */
+void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
+                     size_t arg_align, unsigned f, int priority) {
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  void *args;
+  bool fresh;
+  tomp_xtask_t *x = xtask_alloc_(thr, 0, arg_size, arg_align, &args, true, &fresh);
+  if (tomp_likely(!fresh)) {
+    /* at rest (tomp_task_tiny); what a deferred task reads beyond the fields set below.
+     * run_task sets the exit frame and thread number, post the state; frames' other half,
+     * tool data and the dependence fields of a task without dependences stay unread. */
+    x->ndeps = 0;
+    x->hold = 0;
+    x->detached = 0;
+    x->has_mutex = 0;
+    x->pref = 0;
+  }
+  x->t.parent = p;
+  x->t.team = team;
+  x->t.icv = p->icv;
+  /* TOMP_TF_UNTIED/FINAL/MERGEABLE shifted are TOMP_TASK_UNTIED/FINAL/MERGEABLE */
+  x->t.flags = TOMP_TASK_EXPLICIT | ((f & 7u) << 28);
+  x->t.fn = fn;
+  x->t.data = args;
+  x->arg_size = arg_size32(arg_size);
+  x->t.taskgroup = p->taskgroup;
+  x->t.priority = priority;
+  x->t.in_final = (f & TOMP_TF_FINAL) != 0;
+  x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  if (arg_size) memcpy(args, data, arg_size);
+  x->refs = 1;
+  x->pending = 1;
+  count_deferred(p, x);
+  tomp_team_tasks_t *tt = team->tasks;
+  tomp_task_pinfo(p);
+  __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
+  post_wake(team, post(thr, tt, x, false));
+}
+
 void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   /* scalar loads: a 16-byte load of both would stall on the two 8-byte stores made when
    * the previous task switched thr->task */
@@ -874,14 +942,7 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   /* An undeferred task is complete before its encountering task goes on, so no taskwait,
    * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
    * its parent, which stays suspended meanwhile). */
-  if (!undeferred) {
-    __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
-    if (p->flags & TOMP_TASK_EXPLICIT) {
-      __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
-      x->pref = 1;
-    }
-    if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
-  }
+  if (!undeferred) count_deferred(p, x);
   ompt_task_create(thr, p, x, has_deps);
 
   if (!undeferred) {

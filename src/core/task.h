@@ -24,6 +24,9 @@
  * Implicit tasks keep their child bookkeeping (tomp_pinfo_t) in task->ext until the
  * team's join.
  *
+ * A block on a free list is at rest (see tomp_task_tiny): the no-tool fast paths (the tiny
+ * task, tomp_task_defer) take it as it is and set only the fields their task reads.
+ *
  * Waking.  A thread waiting inside task T publishes pinfo.waiting and then re-checks its
  * condition; whoever changes a condition T may wait for (children count, taskgroup count,
  * a child becoming ready, an undeferred task's state) does so first and then pokes T
@@ -225,6 +228,11 @@ static inline bool tomp_task_runs_at_once(tomp_thread_t *thr, unsigned flags) {
 static inline bool tomp_task_deps_met(tomp_thread_t *thr) {
   return !TOMP_OMPT_ENABLED() && __atomic_load_n(&thr->task->children, __ATOMIC_ACQUIRE) == 0;
 }
+/* The common deferred task without a tool: no dependences, event, copy function or fixup,
+ * flags TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most, priority clamped, and
+ * tomp_task_runs_at_once(thr, flags) was false. */
+void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
+                     size_t arg_align, unsigned flags, int priority) TOMP_HIDDEN;
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 /* No-tool copies of tomp_task_undeferred and tomp_taskwait: no OMPT event site at all.  For
  * entry points that took their TOMP_TOOL_PATH test (no tool, no Collector session). */
@@ -290,7 +298,7 @@ tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_si
   x->t.icv = p->icv;
   x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED;
   x->t.taskgroup = p->taskgroup;
-  x->t.in_final = p->in_final | (int)(f & TOMP_TF_FINAL);
+  x->t.in_final = p->in_final || (f & TOMP_TF_FINAL);
   x->refs = 1;
   x->hold = 1;
   x->detached = 0;

@@ -56,6 +56,11 @@ static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **ou
   return n;
 }
 
+static inline int task_priority(int priority) {
+  int max = tomp_g.max_task_priority;
+  return priority < 0 ? 0 : priority > max ? max : priority;
+}
+
 /* GOMP_task comes in two copies, the locks' TOMP_TOOL_PATH split: with a tool attached the
  * entry guard opens and the events are emitted (task_tool); without one a task run at once
  * goes through a no-tool copy of the undeferred path (the tiny task, else task_notool). */
@@ -85,10 +90,7 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
   s.arg_size = arg_size > 0 ? (size_t)arg_size : 0;
   s.arg_align = arg_align > 0 ? (size_t)arg_align : 1;
   s.flags = tf;
-  if (flags & GOMP_TASK_FLAG_PRIORITY) {
-    int max = tomp_g.max_task_priority;
-    s.priority = priority < 0 ? 0 : priority > max ? max : priority;
-  }
+  if (flags & GOMP_TASK_FLAG_PRIORITY) s.priority = task_priority(priority);
   if (flags & GOMP_TASK_FLAG_DETACH) s.detach = detach;
   tomp_depend_t buf[STACK_DEPS], *d = NULL;
   if ((flags & GOMP_TASK_FLAG_DEPEND) && depend) {
@@ -127,17 +129,22 @@ _Static_assert(GOMP_TASK_FLAG_UNTIED == TOMP_TF_UNTIED && GOMP_TASK_FLAG_FINAL =
 TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                            long arg_size, long arg_align, bool if_clause, unsigned flags,
                            void **depend, int priority, void *detach) {
-  /* The tiny task (tomp_task_tiny): no tool, no copy function, dependences or event,
-   * cancellation off, and it runs at once.  One test of the flags word covers the clauses,
-   * one of both global words the rest.  A thread tomp does not know yet takes the general
-   * path.  This path makes no call before its tail call, so it needs no frame. */
+  /* No tool, no copy function, dependences or event, cancellation off: the tiny task
+   * (tomp_task_tiny) when it runs at once, else tomp_task_defer.  One test of the flags word
+   * covers the clauses, one of both global words the rest.  A thread tomp does not know yet
+   * takes the general path. */
   tomp_thread_t *thr = tomp_self;
   if (tomp_likely(thr && !cpyfn && !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)) &&
-                  !(TOMP_OMPT_ENABLED() | tomp_g.cancellation)) &&
-      tomp_task_runs_at_once(thr, if_clause ? 0 : TOMP_TF_UNDEFERRED)) {
-    tomp_task_tiny(thr, fn, data, arg_size > 0 ? (size_t)arg_size : 0,
-                   flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL |
-                            GOMP_TASK_FLAG_MERGEABLE));
+                  !(TOMP_OMPT_ENABLED() | tomp_g.cancellation))) {
+    size_t sz = arg_size > 0 ? (size_t)arg_size : 0;
+    unsigned tf = flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL | GOMP_TASK_FLAG_MERGEABLE);
+    if (tomp_task_runs_at_once(thr, if_clause ? 0 : TOMP_TF_UNDEFERRED)) {
+      tomp_task_tiny(thr, fn, data, sz, tf);
+      return;
+    }
+    /* and the same checks spare the deferred task the general path */
+    tomp_task_defer(thr, fn, data, sz, arg_align > 0 ? (size_t)arg_align : 1, tf,
+                    (flags & GOMP_TASK_FLAG_PRIORITY) ? task_priority(priority) : 0);
     return;
   }
   TOMP_TOOL_PATH(task_tool, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
