@@ -114,6 +114,8 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
    * n + (nthreads + 1) * chunk */
   d->fast = d->chunk <= (UINT64_MAX - d->n) / ((uint64_t)d->nthreads + 1);
   if (d->ordered) tomp_ordered_init(d);
+  d->quick = d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_DYNAMIC && d->fast && !d->ordered &&
+             !a->ndim && !tomp_g.cancellation;
   if (a->ndim) {
     /* doacross progress is tracked per chunk, so chunks must have one size */
     if (d->sched == TOMP_WS_GUIDED) d->sched = TOMP_WS_DYNAMIC;
@@ -219,6 +221,16 @@ bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) {
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (tomp_unlikely(!d)) return false;
   return next_chunk(thr, d, lo, hi);
+}
+
+bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) {
+  return tomp_loop_next(tomp_thread(), lo, hi);
+}
+
+TOMP_TOOL_TWIN bool tomp_loop_next_tool(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  return tomp_loop_next(thr, lo, hi);
 }
 
 bool tomp_loop_end(tomp_thread_t *thr, int how) {

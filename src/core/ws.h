@@ -45,6 +45,9 @@ typedef struct tomp_ws {
   bool ordered;
   bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
   bool heap; /* a private descriptor outside the ring (orphaned, or a cancelled region) */
+  /* tomp_loop_next_quick may take the chunks: a fast dynamic loop, not ordered, not
+   * doacross, cancellation off (nothing else to do per chunk without a tool) */
+  bool quick;
   /* `cancel for/sections` of this construct.  Per construct, so a thread that nowait let
    * run ahead neither sees an older construct's cancellation nor loses its own. */
   uint32_t cancelled;
@@ -143,6 +146,37 @@ uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end
 bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo,
                      uint64_t *hi) TOMP_HIDDEN;
 bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+/* The GOMP_loop_*_next entry points with a tool attached (TOMP_TOOL_PATH twin). */
+bool tomp_loop_next_tool(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+/* tomp_loop_next for the calling thread (a foreign thread included). */
+bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+
+/* tomp_loop_next without a tool.  A dynamic chunk is what the per-chunk cost of
+ * schedule(dynamic) is made of, and two threads taking chunks wait for each other's
+ * fetch-add on the cursor's line: whatever runs between two fetch-adds adds to every chunk.
+ * So a quick descriptor's chunk is taken here, inlined into the entry point: one fetch-add,
+ * no calls and no other shared line (see docs/benchmarks.md, dynamic_1). */
+static inline bool tomp_loop_next_quick(uint64_t *lo, uint64_t *hi) {
+  tomp_thread_t *thr = tomp_self;
+  tomp_ws_t *d;
+  if (tomp_likely(thr != NULL) && tomp_likely((d = thr->ws_cur) != NULL) && tomp_likely(d->quick)) {
+    uint64_t n = d->n, c = d->chunk;
+    uint64_t a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
+    if (a >= n) return false;
+    uint64_t b = n - a > c ? a + c : n;
+    *lo = d->base + a * d->step;
+    *hi = d->base + b * d->step;
+    return true;
+  }
+  /* a tail call: the quick path then saves no registers */
+  return tomp_loop_next_slow(lo, hi);
+}
+/* The body of every GOMP_loop_*_next entry point (lo, hi: its two pointer arguments). */
+#define TOMP_LOOP_NEXT_ENTRY(lo, hi)                                                               \
+  do {                                                                                             \
+    TOMP_TOOL_PATH(tomp_loop_next_tool, (uint64_t *)(lo), (uint64_t *)(hi));                       \
+    return tomp_loop_next_quick((uint64_t *)(lo), (uint64_t *)(hi));              \
+  } while (0)
 /* Enter a doacross loop (ordered(n)): counts[0..ndim) iterations per dimension; the
  * collapsed loop hands out iterations of the outermost one. */
 bool tomp_loop_doacross_start(tomp_thread_t *thr, unsigned ndim, const uint64_t *counts,

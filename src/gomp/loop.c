@@ -178,75 +178,51 @@ TOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long s
 }
 
 TOMP_EXPORT bool GOMP_loop_static_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_dynamic_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_guided_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_runtime_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_static_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_dynamic_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_guided_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT void GOMP_loop_end(void) {

@@ -199,73 +199,49 @@ TOMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, gomp_ull *counts
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_static_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_dynamic_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_guided_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_runtime_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_ordered_static_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_ordered_dynamic_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_ordered_guided_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_next(gomp_ull *istart, gomp_ull *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
