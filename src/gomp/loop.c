@@ -62,8 +62,8 @@ TOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_start(long start, long end, long
                                                       long *istart, long *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, start, end, incr, GFS_DYNAMIC, chunk_of(chunk), false, istart, iend, NULL,
-               NULL);
+  return begin(thr, start, end, incr, GFS_DYNAMIC | TOMP_LOOP_NONMONOTONIC, chunk_of(chunk), false,
+               istart, iend, NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_start(long start, long end, long incr, long chunk,
@@ -322,7 +322,8 @@ TOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_dynamic(void (*fn)(void *), voi
                                                          long incr, long chunk, unsigned flags) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_DYNAMIC, chunk, flags);
+  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_DYNAMIC | TOMP_LOOP_NONMONOTONIC, chunk,
+            flags);
   fn(data);
   tomp_join();
 }

@@ -66,8 +66,8 @@ TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_start(bool up, gomp_ull star
                                                           gomp_ull *istart, gomp_ull *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, up, start, end, incr, GFS_DYNAMIC, chunk_of(chunk), false, istart, iend, NULL,
-               NULL);
+  return begin(thr, up, start, end, incr, GFS_DYNAMIC | TOMP_LOOP_NONMONOTONIC, chunk_of(chunk),
+               false, istart, iend, NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_start(bool up, gomp_ull start, gomp_ull end,
