@@ -69,11 +69,15 @@ uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end
   return start > end ? ceil_div(start - end, -incr) : 0;
 }
 
-/* Resolve runtime / auto and defaults into (d->sched, d->chunk). */
-static void set_schedule(tomp_thread_t *thr, tomp_ws_t *d, int sched, uint64_t chunk) {
+/* Resolve runtime / auto and defaults into (d->sched, d->chunk).  Returns whether chunks
+ * may come in any order: the construct said nonmonotonic (TOMP_LOOP_NONMONOTONIC) and, for
+ * schedule(runtime), run-sched-var has no monotonic modifier. */
+static bool set_schedule(tomp_thread_t *thr, tomp_ws_t *d, int sched, uint64_t chunk) {
+  bool nonmonotonic = sched & TOMP_LOOP_NONMONOTONIC;
   sched &= ~(int)(TOMP_SCHED_MONOTONIC | TOMP_LOOP_NONMONOTONIC);
   if (sched == 0) {
     tomp_icv_t *icv = &thr->task->icv;
+    if (icv->run_sched & TOMP_SCHED_MONOTONIC) nonmonotonic = false;
     sched = icv->run_sched & ~(int)TOMP_SCHED_MONOTONIC;
     chunk = icv->run_sched_chunk > 0 ? (uint64_t)icv->run_sched_chunk : 0;
   }
@@ -93,6 +97,7 @@ static void set_schedule(tomp_thread_t *thr, tomp_ws_t *d, int sched, uint64_t c
   }
   if (d->sched != TOMP_WS_STATIC && chunk == 0) chunk = 1;
   d->chunk = chunk;
+  return nonmonotonic;
 }
 
 /* ---- own ranges (TOMP_QUICK_OWN) ------------------------------------------------------ *
@@ -171,7 +176,7 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
   d->base = a->base;
   d->step = a->step;
   d->endv = a->endv;
-  set_schedule(thr, d, a->sched, a->chunk);
+  bool nonmonotonic = set_schedule(thr, d, a->sched, a->chunk);
   d->ordered = a->ordered;
   /* A team of one takes a dynamic or chunked static loop in one chunk: the order is the
    * same (ordered regions included: a lone thread always has the turn), and the loop costs
@@ -188,8 +193,7 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
   d->quick = TOMP_QUICK_NONE;
   if (d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_DYNAMIC && d->fast && !d->ordered &&
       !a->ndim && !tomp_g.cancellation)
-    d->quick = (a->sched & TOMP_LOOP_NONMONOTONIC) && own_ranges(d) ? TOMP_QUICK_OWN
-                                                                     : TOMP_QUICK_SHARED;
+    d->quick = nonmonotonic && own_ranges(d) ? TOMP_QUICK_OWN : TOMP_QUICK_SHARED;
   if (a->ndim) {
     /* doacross progress is tracked per chunk, so chunks must have one size */
     if (d->sched == TOMP_WS_GUIDED) d->sched = TOMP_WS_DYNAMIC;

@@ -138,7 +138,8 @@ void tomp_team_ws_cancel(tomp_team_t *team) TOMP_HIDDEN;
 /* ---- loops (loop.c) ------------------------------------------------------------------- */
 
 /* A tomp_loop_args_t.sched bit: the construct said schedule(nonmonotonic:dynamic) (explicitly
- * or by default: the GOMP_*_nonmonotonic_dynamic entry points). */
+ * or by default: the GOMP_*_nonmonotonic_dynamic entry points), or schedule(runtime) where
+ * run-sched-var decides (GOMP_*_nonmonotonic_runtime and _maybe_nonmonotonic_runtime). */
 #define TOMP_LOOP_NONMONOTONIC 0x40000000
 
 typedef struct tomp_loop_args {

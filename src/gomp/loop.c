@@ -84,14 +84,16 @@ TOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_start(long start, long end, long
                                                       long *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, start, end, incr, GFS_RUNTIME, 0, false, istart, iend, NULL, NULL);
+  return begin(thr, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0, false, istart, iend,
+               NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_start(long start, long end, long incr,
                                                             long *istart, long *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, start, end, incr, GFS_RUNTIME, 0, false, istart, iend, NULL, NULL);
+  return begin(thr, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0, false, istart, iend,
+               NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
@@ -352,7 +354,8 @@ TOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_runtime(void (*fn)(void *), voi
                                                          long incr, unsigned flags) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_RUNTIME, 0, flags);
+  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0,
+            flags);
   fn(data);
   tomp_join();
 }
@@ -363,7 +366,8 @@ TOMP_EXPORT void GOMP_parallel_loop_maybe_nonmonotonic_runtime(void (*fn)(void *
                                                                unsigned flags) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_RUNTIME, 0, flags);
+  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0,
+            flags);
   fn(data);
   tomp_join();
 }

@@ -91,7 +91,8 @@ TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_start(bool up, gomp_ull star
                                                           gomp_ull *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, up, start, end, incr, GFS_RUNTIME, 0, false, istart, iend, NULL, NULL);
+  return begin(thr, up, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0, false, istart,
+               iend, NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, gomp_ull start,
@@ -99,7 +100,8 @@ TOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, gomp_ul
                                                                 gomp_ull *istart, gomp_ull *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, up, start, end, incr, GFS_RUNTIME, 0, false, istart, iend, NULL, NULL);
+  return begin(thr, up, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0, false, istart,
+               iend, NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_start(bool up, gomp_ull start, gomp_ull end, gomp_ull incr,
