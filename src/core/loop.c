@@ -5,6 +5,7 @@
  * shared state at all.  Chunks are handed out in increasing logical order, which ordered
  * loops rely on. */
 #include <limits.h>
+#include <stdlib.h>
 
 #include "ws.h"
 #include "ompt-events.h"
@@ -68,11 +69,15 @@ uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end
   return start > end ? ceil_div(start - end, -incr) : 0;
 }
 
-/* Resolve runtime / auto and defaults into (d->sched, d->chunk). */
-static void set_schedule(tomp_thread_t *thr, tomp_ws_t *d, int sched, uint64_t chunk) {
-  sched &= ~(int)TOMP_SCHED_MONOTONIC;
+/* Resolve runtime / auto and defaults into (d->sched, d->chunk).  Returns whether chunks
+ * may come in any order: the construct said nonmonotonic (TOMP_LOOP_NONMONOTONIC) and, for
+ * schedule(runtime), run-sched-var has no monotonic modifier. */
+static bool set_schedule(tomp_thread_t *thr, tomp_ws_t *d, int sched, uint64_t chunk) {
+  bool nonmonotonic = sched & TOMP_LOOP_NONMONOTONIC;
+  sched &= ~(int)(TOMP_SCHED_MONOTONIC | TOMP_LOOP_NONMONOTONIC);
   if (sched == 0) {
     tomp_icv_t *icv = &thr->task->icv;
+    if (icv->run_sched & TOMP_SCHED_MONOTONIC) nonmonotonic = false;
     sched = icv->run_sched & ~(int)TOMP_SCHED_MONOTONIC;
     chunk = icv->run_sched_chunk > 0 ? (uint64_t)icv->run_sched_chunk : 0;
   }
@@ -92,6 +97,77 @@ static void set_schedule(tomp_thread_t *thr, tomp_ws_t *d, int sched, uint64_t c
   }
   if (d->sched != TOMP_WS_STATIC && chunk == 0) chunk = 1;
   d->chunk = chunk;
+  return nonmonotonic;
+}
+
+/* ---- own ranges (TOMP_QUICK_OWN) ------------------------------------------------------ *
+ * Two threads taking chunks from one cursor pay a transfer of its line per chunk; from
+ * ranges of their own, an uncontended fetch-add, and lines move only when a thread steals.
+ * A range word holds chunk numbers [low, high).  The owner takes the low chunk with a
+ * fetch-add: on an empty word that leaves low past high, and low never carries into high
+ * (the owner adds at most twice per chunk it steals, so low stays below 3 * 2^28 plus a few,
+ * far from TOMP_RNG_DONE).  Thieves take the high half with a CAS.  A word changed since a
+ * thief read it cannot hold the same value again: its low chunk was handed out before the
+ * word could empty, and a word refilled from a steal starts at a chunk nobody has had.  So
+ * a failed CAS means only "look again", and every chunk is in exactly one word until one
+ * thread takes it.  The last chunk is the top of whatever range holds it, so its taker's
+ * word is empty then and becomes TOMP_RNG_DONE. */
+#define RNG_MAX_CHUNKS (1u << 28)
+
+static uint64_t *rng_word(tomp_ws_t *d, unsigned tid) {
+  return &d->rng[tid * TOMP_RNG_STRIDE];
+}
+
+/* Deal the chunks out in nthreads contiguous ranges; false if the loop does not fit. */
+static bool own_ranges(tomp_ws_t *d) {
+  uint64_t p = d->nthreads, nchunks = ceil_div(d->n, d->chunk);
+  if (p < 2 || d->heap || nchunks > RNG_MAX_CHUNKS) return false;
+  if (d->rng_cap < p) {
+    free(d->rng);
+    d->rng = aligned_alloc(TOMP_CACHELINE, p * TOMP_CACHELINE);
+    if (!d->rng) tomp_fatal("out of memory for %u loop ranges", (unsigned)p);
+    d->rng_cap = (unsigned)p;
+  }
+  for (uint64_t i = 0; i < p; i++)
+    tomp_store_rlx(rng_word(d, (unsigned)i), (nchunks * i / p) | (nchunks * (i + 1) / p) << 32);
+  return true;
+}
+
+/* The next chunk of the own range or, once it is empty, of the back half of the largest
+ * range left (stolen; the rest of that half becomes the own range). */
+static bool own_next(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *chunk) {
+  unsigned p = d->nthreads, me = thr->tid;
+  uint64_t *mine = rng_word(d, me);
+  uint64_t w = __atomic_fetch_add(mine, 1, __ATOMIC_RELAXED);
+  if ((uint32_t)w < (uint32_t)(w >> 32)) {
+    *chunk = (uint32_t)w;
+    return true;
+  }
+  if ((uint32_t)w >= TOMP_RNG_DONE) return false;
+  for (;;) {
+    uint64_t *victim = NULL, vw = 0;
+    uint32_t most = 0;
+    for (unsigned i = 1; i < p; i++) {
+      uint64_t *r = rng_word(d, (me + i) % p);
+      uint64_t x = __atomic_load_n(r, __ATOMIC_RELAXED);
+      uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+      if (lo < hi && hi - lo > most) {
+        most = hi - lo;
+        victim = r;
+        vw = x;
+      }
+    }
+    if (!victim) return false;
+    uint32_t lo = (uint32_t)vw, hi = (uint32_t)(vw >> 32), s = hi - (most + 1) / 2;
+    if (!__atomic_compare_exchange_n(victim, &vw, lo | (uint64_t)s << 32, false, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED))
+      continue;
+    /* [s, hi) is ours; our word is empty and only we refill it */
+    if (s + 1 < hi)
+      __atomic_store_n(mine, (uint64_t)(s + 1) | (uint64_t)hi << 32, __ATOMIC_RELAXED);
+    *chunk = s;
+    return true;
+  }
 }
 
 static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *a) {
@@ -100,7 +176,7 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
   d->base = a->base;
   d->step = a->step;
   d->endv = a->endv;
-  set_schedule(thr, d, a->sched, a->chunk);
+  bool nonmonotonic = set_schedule(thr, d, a->sched, a->chunk);
   d->ordered = a->ordered;
   /* A team of one takes a dynamic or chunked static loop in one chunk: the order is the
    * same (ordered regions included: a lone thread always has the turn), and the loop costs
@@ -114,6 +190,10 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
    * n + (nthreads + 1) * chunk */
   d->fast = d->chunk <= (UINT64_MAX - d->n) / ((uint64_t)d->nthreads + 1);
   if (d->ordered) tomp_ordered_init(d);
+  d->quick = TOMP_QUICK_NONE;
+  if (d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_DYNAMIC && d->fast && !d->ordered &&
+      !a->ndim && !tomp_g.cancellation)
+    d->quick = nonmonotonic && own_ranges(d) ? TOMP_QUICK_OWN : TOMP_QUICK_SHARED;
   if (a->ndim) {
     /* doacross progress is tracked per chunk, so chunks must have one size */
     if (d->sched == TOMP_WS_GUIDED) d->sched = TOMP_WS_DYNAMIC;
@@ -128,7 +208,11 @@ static bool grab(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t, uint64_t *l
   uint64_t n = d->n, c = d->chunk, a;
   switch (d->sched) {
   case TOMP_WS_DYNAMIC:
-    if (tomp_likely(d->fast)) {
+    if (d->quick == TOMP_QUICK_OWN) {
+      if (!own_next(thr, d, &a)) return false;
+      a *= c;
+      if (n - a <= c) __atomic_store_n(rng_word(d, thr->tid), TOMP_RNG_DONE, __ATOMIC_RELAXED);
+    } else if (tomp_likely(d->fast)) {
       a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
       if (a >= n) return false;
     } else {
@@ -219,6 +303,16 @@ bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) {
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (tomp_unlikely(!d)) return false;
   return next_chunk(thr, d, lo, hi);
+}
+
+bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) {
+  return tomp_loop_next(tomp_thread(), lo, hi);
+}
+
+TOMP_TOOL_TWIN bool tomp_loop_next_tool(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  return tomp_loop_next(thr, lo, hi);
 }
 
 bool tomp_loop_end(tomp_thread_t *thr, int how) {

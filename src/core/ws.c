@@ -29,8 +29,10 @@ void tomp_team_ws_init(tomp_team_t *team) {
 void tomp_team_ws_fini(tomp_team_t *team) {
   tomp_ws_team_t *wt = team->ws;
   if (!wt) return;
-  for (unsigned i = 0; i < TOMP_WS_RING; i++)
+  for (unsigned i = 0; i < TOMP_WS_RING; i++) {
     slot_release_data(&wt->ring[i]);
+    free(wt->ring[i].rng);
+  }
   free(wt->thr);
   free(wt);
   team->ws = NULL;

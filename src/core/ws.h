@@ -20,6 +20,16 @@
 /* Schedule a descriptor dispatches with; kept for the OMPT work-loop kinds. */
 enum { TOMP_WS_STATIC = 1, TOMP_WS_DYNAMIC = 2, TOMP_WS_GUIDED = 3 };
 
+/* Dynamic chunks without a tool (tomp_ws_t.quick): none (tomp_loop_next decides), one shared
+ * cursor, or every thread taking chunks from a range of its own and stealing the back half
+ * of the largest other range once its own is empty (nonmonotonic loops only: a thread's
+ * chunks are no longer increasing). */
+enum { TOMP_QUICK_NONE = 0, TOMP_QUICK_SHARED = 1, TOMP_QUICK_OWN = 2 };
+#define TOMP_RNG_STRIDE (TOMP_CACHELINE / sizeof(uint64_t))
+/* A range word of a thread that took the loop's last chunk: it gets no other (gcc's
+ * lastprivate code copies out on the thread whose last chunk ends at the loop's end). */
+#define TOMP_RNG_DONE ((uint64_t)1 << 31)
+
 /* Construct kinds (OMPT work types). */
 enum { TOMP_WS_LOOP = 1, TOMP_WS_SECTIONS = 2, TOMP_WS_SINGLE = 3 };
 
@@ -45,6 +55,9 @@ typedef struct tomp_ws {
   bool ordered;
   bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
   bool heap; /* a private descriptor outside the ring (orphaned, or a cancelled region) */
+  /* How tomp_loop_next_quick may take the chunks (TOMP_QUICK_*): a fast dynamic loop, not
+   * ordered, not doacross, cancellation off (nothing else to do per chunk without a tool) */
+  uint8_t quick;
   /* `cancel for/sections` of this construct.  Per construct, so a thread that nowait let
    * run ahead neither sees an older construct's cancellation nor loses its own. */
   uint32_t cancelled;
@@ -63,6 +76,10 @@ typedef struct tomp_ws {
   uint64_t *dx_dims; /* dx_ndim extents */
   uint64_t *dx_done; /* per chunk: inner iterations posted (flattened, +1) */
   uint32_t dx_seq, dx_sleepers;
+  /* TOMP_QUICK_OWN: one word per thread, each on its own line (rng_cap threads' worth kept
+   * with the slot): chunk numbers [low 32 bits, high 32 bits) the thread still owns */
+  uint64_t *rng;
+  unsigned rng_cap;
 
   uint32_t left __attribute__((aligned(TOMP_CACHELINE)));    /* threads that left */
   uint64_t next __attribute__((aligned(TOMP_CACHELINE)));    /* dynamic / guided cursor */
@@ -120,10 +137,16 @@ void tomp_team_ws_cancel(tomp_team_t *team) TOMP_HIDDEN;
 
 /* ---- loops (loop.c) ------------------------------------------------------------------- */
 
+/* A tomp_loop_args_t.sched bit: the construct said schedule(nonmonotonic:dynamic) (explicitly
+ * or by default: the GOMP_*_nonmonotonic_dynamic entry points), or schedule(runtime) where
+ * run-sched-var decides (GOMP_*_nonmonotonic_runtime and _maybe_nonmonotonic_runtime). */
+#define TOMP_LOOP_NONMONOTONIC 0x40000000
+
 typedef struct tomp_loop_args {
   uint64_t n;                /* trip count */
   uint64_t base, step, endv; /* value bit patterns: first, increment, end */
-  int sched;                 /* TOMP_SCHED_STATIC/DYNAMIC/GUIDED/AUTO; 0 = run-sched-var */
+  int sched;                 /* TOMP_SCHED_STATIC/DYNAMIC/GUIDED/AUTO; 0 = run-sched-var;
+                                | TOMP_LOOP_NONMONOTONIC */
   uint64_t chunk;            /* 0 = none given */
   bool ordered;
   unsigned ndim;        /* doacross: number of dimensions, 0 if not doacross */
@@ -143,6 +166,46 @@ uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end
 bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo,
                      uint64_t *hi) TOMP_HIDDEN;
 bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+/* The GOMP_loop_*_next entry points with a tool attached (TOMP_TOOL_PATH twin). */
+bool tomp_loop_next_tool(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+/* tomp_loop_next for the calling thread (a foreign thread included). */
+bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+
+/* tomp_loop_next without a tool.  A dynamic chunk is what the per-chunk cost of
+ * schedule(dynamic) is made of, and two threads taking chunks wait for each other's
+ * fetch-add on the cursor's line: whatever runs between two fetch-adds adds to every chunk.
+ * So a quick descriptor's chunk is taken here, inlined into the entry point: one fetch-add,
+ * no calls and no other shared line (see docs/benchmarks.md, dynamic_1). */
+static inline bool tomp_loop_next_quick(uint64_t *lo, uint64_t *hi) {
+  tomp_thread_t *thr = tomp_self;
+  tomp_ws_t *d;
+  if (tomp_likely(thr != NULL) && tomp_likely((d = thr->ws_cur) != NULL) && d->quick) {
+    uint64_t n = d->n, c = d->chunk, a;
+    if (d->quick == TOMP_QUICK_OWN) {
+      /* only this thread adds to its word; a failed add leaves low > high: still empty */
+      uint64_t *r = &d->rng[thr->tid * TOMP_RNG_STRIDE];
+      uint64_t w = __atomic_fetch_add(r, 1, __ATOMIC_RELAXED);
+      if ((uint32_t)w >= (uint32_t)(w >> 32)) return tomp_loop_next_slow(lo, hi); /* steal */
+      a = (uint32_t)w * c;
+      if (n - a <= c) __atomic_store_n(r, TOMP_RNG_DONE, __ATOMIC_RELAXED); /* empty now */
+    } else {
+      a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
+      if (a >= n) return false;
+    }
+    uint64_t b = n - a > c ? a + c : n;
+    *lo = d->base + a * d->step;
+    *hi = d->base + b * d->step;
+    return true;
+  }
+  /* a tail call: the quick path then saves no registers */
+  return tomp_loop_next_slow(lo, hi);
+}
+/* The body of every GOMP_loop_*_next entry point (lo, hi: its two pointer arguments). */
+#define TOMP_LOOP_NEXT_ENTRY(lo, hi)                                                               \
+  do {                                                                                             \
+    TOMP_TOOL_PATH(tomp_loop_next_tool, (uint64_t *)(lo), (uint64_t *)(hi));                       \
+    return tomp_loop_next_quick((uint64_t *)(lo), (uint64_t *)(hi));                               \
+  } while (0)
 /* Enter a doacross loop (ordered(n)): counts[0..ndim) iterations per dimension; the
  * collapsed loop hands out iterations of the outermost one. */
 bool tomp_loop_doacross_start(tomp_thread_t *thr, unsigned ndim, const uint64_t *counts,

@@ -252,9 +252,8 @@ void GOMP_warning(const char *msg, size_t msglen);
 void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator);
 void GOMP_free(void *ptr, uintptr_t allocator);
 
-/* loop.c: the tool twins of the per-chunk and end entry points (loop_ull.c shares them) */
-bool tomp_gomp_loop_next_tool(const void *ra, void *fp, uint64_t *istart,
-                              uint64_t *iend) TOMP_HIDDEN;
+/* loop.c: the tool twin of the loop end entry points (loop_ull.c shares it; the per-chunk
+ * ones have tomp_loop_next_tool, src/core/ws.h) */
 bool tomp_gomp_loop_end_tool(const void *ra, void *fp, int how) TOMP_HIDDEN;
 
 #endif

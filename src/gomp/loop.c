@@ -62,8 +62,8 @@ TOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_start(long start, long end, long
                                                       long *istart, long *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, start, end, incr, GFS_DYNAMIC, chunk_of(chunk), false, istart, iend, NULL,
-               NULL);
+  return begin(thr, start, end, incr, GFS_DYNAMIC | TOMP_LOOP_NONMONOTONIC, chunk_of(chunk), false,
+               istart, iend, NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_start(long start, long end, long incr, long chunk,
@@ -84,14 +84,16 @@ TOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_start(long start, long end, long
                                                       long *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, start, end, incr, GFS_RUNTIME, 0, false, istart, iend, NULL, NULL);
+  return begin(thr, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0, false, istart, iend,
+               NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_start(long start, long end, long incr,
                                                             long *istart, long *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, start, end, incr, GFS_RUNTIME, 0, false, istart, iend, NULL, NULL);
+  return begin(thr, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0, false, istart, iend,
+               NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_start(long start, long end, long incr, long sched, long chunk,
@@ -177,16 +179,9 @@ TOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long s
                         mem);
 }
 
-/* The per-chunk and end entry points are split (TOMP_TOOL_PATH_THR): with a tool attached,
- * or on a thread tomp has not seen, these twins open the entry guard; without one the entry
- * point is one test and the core call.  The ull entry points share them. */
-TOMP_TOOL_TWIN bool tomp_gomp_loop_next_tool(const void *ra, void *fp, uint64_t *istart,
-                                             uint64_t *iend) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY_AT(thr, ra, fp);
-  return tomp_loop_next(thr, istart, iend);
-}
-
+/* GOMP_loop_end* are split (TOMP_TOOL_PATH_THR): with a tool attached, or on a thread
+ * tomp has not seen, this twin opens the entry guard.  The per-chunk entry points use
+ * TOMP_LOOP_NEXT_ENTRY (src/core/ws.h); the ull ones share both. */
 TOMP_TOOL_TWIN bool tomp_gomp_loop_end_tool(const void *ra, void *fp, int how) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
@@ -194,63 +189,51 @@ TOMP_TOOL_TWIN bool tomp_gomp_loop_end_tool(const void *ra, void *fp, int how) {
 }
 
 TOMP_EXPORT bool GOMP_loop_static_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_dynamic_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_guided_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_runtime_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_dynamic_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_guided_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_nonmonotonic_runtime_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_static_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_dynamic_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_guided_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT void GOMP_loop_end(void) {
@@ -347,7 +330,8 @@ TOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_dynamic(void (*fn)(void *), voi
                                                          long incr, long chunk, unsigned flags) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_DYNAMIC, chunk, flags);
+  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_DYNAMIC | TOMP_LOOP_NONMONOTONIC, chunk,
+            flags);
   fn(data);
   tomp_join();
 }
@@ -376,7 +360,8 @@ TOMP_EXPORT void GOMP_parallel_loop_nonmonotonic_runtime(void (*fn)(void *), voi
                                                          long incr, unsigned flags) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_RUNTIME, 0, flags);
+  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0,
+            flags);
   fn(data);
   tomp_join();
 }
@@ -387,7 +372,8 @@ TOMP_EXPORT void GOMP_parallel_loop_maybe_nonmonotonic_runtime(void (*fn)(void *
                                                                unsigned flags) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_RUNTIME, 0, flags);
+  fork_loop(thr, fn, data, nthreads, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0,
+            flags);
   fn(data);
   tomp_join();
 }

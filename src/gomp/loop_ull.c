@@ -66,8 +66,8 @@ TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_start(bool up, gomp_ull star
                                                           gomp_ull *istart, gomp_ull *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, up, start, end, incr, GFS_DYNAMIC, chunk_of(chunk), false, istart, iend, NULL,
-               NULL);
+  return begin(thr, up, start, end, incr, GFS_DYNAMIC | TOMP_LOOP_NONMONOTONIC, chunk_of(chunk),
+               false, istart, iend, NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_start(bool up, gomp_ull start, gomp_ull end,
@@ -91,7 +91,8 @@ TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_start(bool up, gomp_ull star
                                                           gomp_ull *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, up, start, end, incr, GFS_RUNTIME, 0, false, istart, iend, NULL, NULL);
+  return begin(thr, up, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0, false, istart,
+               iend, NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, gomp_ull start,
@@ -99,7 +100,8 @@ TOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, gomp_ul
                                                                 gomp_ull *istart, gomp_ull *iend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, up, start, end, incr, GFS_RUNTIME, 0, false, istart, iend, NULL, NULL);
+  return begin(thr, up, start, end, incr, GFS_RUNTIME | TOMP_LOOP_NONMONOTONIC, 0, false, istart,
+               iend, NULL, NULL);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_start(bool up, gomp_ull start, gomp_ull end, gomp_ull incr,
@@ -199,61 +201,49 @@ TOMP_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, gomp_ull *counts
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_static_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_dynamic_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_guided_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_runtime_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_ordered_static_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_ordered_dynamic_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_ordered_guided_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_ordered_runtime_next(gomp_ull *istart, gomp_ull *iend) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_next_tool, (uint64_t *)istart, (uint64_t *)iend);
-  return tomp_loop_next(thr, (uint64_t *)istart, (uint64_t *)iend);
+  TOMP_LOOP_NEXT_ENTRY(istart, iend);
 }
