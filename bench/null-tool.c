@@ -1,10 +1,13 @@
 /* Tools for measuring what OMPT costs a program (bench/callgrind.sh).
  *
  * Built twice:
- *   null-tool.so   initialize registers no callback and returns 1: the OMPT interface is
- *                  active (the runtime's "tool attached" tests all answer yes) but no event
- *                  has a receiver.  The difference to OMP_TOOL=disabled is the price of
- *                  the runtime's enabled-but-unregistered checks.
+ *   null-tool.so   initialize registers no callback, looks up nothing and returns 1: a tool
+ *                  is attached but no event has a receiver.  tomp then leaves its tool path
+ *                  off (nothing the tool could see would differ); libomp pays its
+ *                  enabled-but-unregistered checks.
+ *   sampler-tool.so  (-DSAMPLER) no callback either, but initialize looks up ompt_get_state
+ *                  and ompt_get_task_info, as a sampling profiler does: tomp keeps states,
+ *                  frames and task records for it (the tool path is on).
  *   empty-tool.so  (-DEMPTY_CALLBACKS) registers parallel_begin/end, implicit_task,
  *                  sync_region and sync_region_wait with empty bodies: the price of
  *                  delivering those events, without any work done in the tool.
@@ -78,6 +81,8 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     taken += set((ompt_callbacks_t)ev, ev == ompt_callback_control_tool
                                            ? (ompt_callback_t)on_control_tool
                                            : (ompt_callback_t)on_any) >= ompt_set_sometimes;
+#elif defined(SAMPLER)
+  if (!lookup("ompt_get_state") || !lookup("ompt_get_task_info")) return 0;
 #else
   (void)lookup;
 #endif

@@ -1,10 +1,13 @@
 #!/bin/bash
 # What OMPT costs (the requirement: no tool attached within 1% of a build without OMPT; a tool
-# that registers no callback within 3%).  Runs bench/ompbench on four configurations of tomp:
+# that registers no callback within 3%).  Runs bench/ompbench on five configurations of tomp:
 #
 #   noompt    build-noompt/ (make NO_OMPT=1): tool support compiled out, no event site left
 #   notool    build/, no tool (the normal case: one predicted-false test per event site)
-#   nulltool  build/ + null-tool.so: a tool whose initialize registers no callback
+#   nulltool  build/ + null-tool.so: a tool whose initialize registers no callback and looks
+#             up nothing (tomp leaves the tool path off for it: see docs/ompt-support.md)
+#   sampler   build/ + sampler-tool.so: no callback either, but it looks up ompt_get_state and
+#             ompt_get_task_info, as a sampling profiler does (tool path on)
 #   alltool   build/ + all-tool.so: every callback registered, each an empty function
 #
 #   bench/ompt-cost.sh [--reps N] [--time S] [--threads T] [--callgrind] [tests...]
@@ -46,13 +49,17 @@ for prog in ompbench kernels; do
   fi
 done
 gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -o "$B/null-tool.so" bench/null-tool.c &&
+gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DSAMPLER -o "$B/sampler-tool.so" bench/null-tool.c &&
 gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DALL_CALLBACKS -o "$B/all-tool.so" bench/null-tool.c || exit 1
 [ ${#TESTS[@]} -eq 0 ] && mapfile -t TESTS < <($BIN -l | awk '{print $1}')
 
-CFGS=(noompt notool nulltool alltool)
+CFGS=(noompt notool nulltool sampler alltool)
+MEASURED=(notool nulltool sampler alltool)
 declare -A LIB=([noompt]=$ROOT/build-noompt/libtomp.so [notool]=$ROOT/build/libtomp.so
-                [nulltool]=$ROOT/build/libtomp.so [alltool]=$ROOT/build/libtomp.so)
-declare -A TOOL=([noompt]="" [notool]="" [nulltool]=$B/null-tool.so [alltool]=$B/all-tool.so)
+                [nulltool]=$ROOT/build/libtomp.so [sampler]=$ROOT/build/libtomp.so
+                [alltool]=$ROOT/build/libtomp.so)
+declare -A TOOL=([noompt]="" [notool]="" [nulltool]=$B/null-tool.so [sampler]=$B/sampler-tool.so
+                 [alltool]=$B/all-tool.so)
 for c in "${CFGS[@]}"; do mkdir -p "$B/cost/$c" && ln -sfn "${LIB[$c]}" "$B/cost/$c/libgomp.so.1"; done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -78,18 +85,18 @@ echo "ompt-cost: ${#TESTS[@]} tests x ${#CFGS[@]} configurations x $REPS reps, $
 for rep in $(seq 1 "$REPS"); do
   echo "rep $rep/$REPS (load $(cut -d' ' -f1 /proc/loadavg))" >&2
   for t in "${TESTS[@]}"; do
-    for k in 0 1 2 3; do run_one "${CFGS[$(( (k + rep) % 4 ))]}" "$t"; done
+    for k in "${!CFGS[@]}"; do run_one "${CFGS[$(( (k + rep) % ${#CFGS[@]} ))]}" "$t"; done
   done
 done
 
 printf '\n%s, %s threads, median of %s interleaved runs (ns/op; ratio to noompt)\n\n' "$(date +%Y-%m-%d)" "$T" "$REPS"
-printf '| %-14s | %10s | %16s | %16s | %16s |\n' test noompt "no tool" "tool, no cbs" "tool, all cbs"
-printf '|%s|%s|%s|%s|%s|\n' "----------------" "-----------:" "-----------------:" "-----------------:" "-----------------:"
-for c in notool nulltool alltool; do : >"$TMP/ratios.$c"; done
+printf '| %-14s | %10s | %16s | %16s | %16s | %16s |\n' test noompt "no tool" "tool, no cbs" "inquiry only" "tool, all cbs"
+printf '|%s|%s|%s|%s|%s|%s|\n' "----------------" "-----------:" "-----------------:" "-----------------:" "-----------------:" "-----------------:"
+for c in "${MEASURED[@]}"; do : >"$TMP/ratios.$c"; done
 for t in "${TESTS[@]}"; do
   base=$(median <"$TMP/$t.noompt" 2>/dev/null)
   line=$(printf '| %-14s | %10s |' "$t" "${base:-n/a}")
-  for c in notool nulltool alltool; do
+  for c in "${MEASURED[@]}"; do
     v=$(median <"$TMP/$t.$c" 2>/dev/null)
     if [ -n "$base" ] && [ -n "$v" ]; then
       r=$(awk -v a="$v" -v b="$base" 'BEGIN {printf "%.3f", a / b}')
@@ -102,7 +109,7 @@ for t in "${TESTS[@]}"; do
   echo "$line"
 done
 line=$(printf '| %-14s | %10s |' "geometric mean" "")
-for c in notool nulltool alltool; do
+for c in "${MEASURED[@]}"; do
   line+=$(awk '{s += log($1); n++} END {if (n) printf " %16.3f |", exp(s / n); else printf " %16s |", "n/a"}' "$TMP/ratios.$c")
 done
 echo "$line"
@@ -124,8 +131,8 @@ cg_table() {
   local title=$1 bin=$2 n1=$3 n2=$4 t c a b line
   shift 4
   printf '\n%s (callgrind, 1 thread, user space; +%% vs noompt)\n\n' "$title"
-  printf '| %-12s | %14s | %18s | %18s | %18s |\n' test noompt "no tool" "tool, no cbs" "tool, all cbs"
-  printf '|%s|%s|%s|%s|%s|\n' "--------------" "---------------:" "-------------------:" "-------------------:" "-------------------:"
+  printf '| %-12s | %14s | %18s | %18s | %18s | %18s |\n' test noompt "no tool" "tool, no cbs" "inquiry only" "tool, all cbs"
+  printf '|%s|%s|%s|%s|%s|%s|\n' "--------------" "---------------:" "-------------------:" "-------------------:" "-------------------:" "-------------------:"
   for t in "$@"; do
     declare -A IR=()
     for c in "${CFGS[@]}"; do
@@ -133,7 +140,7 @@ cg_table() {
       IR[$c]=$([ -n "$a" ] && [ -n "$b" ] && awk -v a="$a" -v b="$b" -v d=$((n2 - n1)) 'BEGIN {printf "%.0f", (b - a) / d}')
     done
     line=$(printf '| %-12s | %14s |' "$t" "${IR[noompt]:-n/a}")
-    for c in notool nulltool alltool; do
+    for c in "${MEASURED[@]}"; do
       line+=$(awk -v v="${IR[$c]}" -v b="${IR[noompt]}" 'BEGIN {if (v > 0 && b > 0) printf " %9d (%+6.2f%%) |", v, 100 * (v - b) / b; else printf " %18s |", "n/a"}')
     done
     echo "$line"

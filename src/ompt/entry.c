@@ -67,6 +67,7 @@ static ompt_set_result_t set_callback(ompt_callbacks_t event, ompt_callback_t ca
   ompt_set_result_t r = tomp_ompt_support(event);
   if (r == ompt_set_error) return r;
   __atomic_store_n(&tomp_ompt_cb.slot[event], callback, __ATOMIC_RELEASE);
+  if (callback) tomp_ompt_want_path();
   return r;
 }
 
@@ -303,10 +304,15 @@ static uint64_t get_unique_id(void) { return __atomic_fetch_add(&next_id, 1, __A
 
 static void finalize_tool(void) { tomp_ompt_finalize(); }
 
-#define ENTRY(fn, name) {name, (ompt_interface_fn_t)(fn)}
+/* path: the entry point reads what only the tool path keeps (states and wait ids of every
+ * wait, frames, task and region records of the no-tool fast paths), so looking it up turns
+ * the tool path on (tomp_ompt_want_path).  The others answer the same either way. */
+#define ENTRY(fn, name) {name, (ompt_interface_fn_t)(fn), false}
+#define PATH_ENTRY(fn, name) {name, (ompt_interface_fn_t)(fn), true}
 static const struct {
   const char *name;
   ompt_interface_fn_t fn;
+  bool path;
 } entries[] = {
     ENTRY(enumerate_states, "ompt_enumerate_states"),
     ENTRY(enumerate_mutex_impls, "ompt_enumerate_mutex_impls"),
@@ -319,10 +325,10 @@ static const struct {
     ENTRY(get_place_num, "ompt_get_place_num"),
     ENTRY(get_partition_place_nums, "ompt_get_partition_place_nums"),
     ENTRY(get_proc_id, "ompt_get_proc_id"),
-    ENTRY(get_state, "ompt_get_state"),
-    ENTRY(get_parallel_info, "ompt_get_parallel_info"),
-    ENTRY(get_task_info, "ompt_get_task_info"),
-    ENTRY(get_task_memory, "ompt_get_task_memory"),
+    PATH_ENTRY(get_state, "ompt_get_state"),
+    PATH_ENTRY(get_parallel_info, "ompt_get_parallel_info"),
+    PATH_ENTRY(get_task_info, "ompt_get_task_info"),
+    PATH_ENTRY(get_task_memory, "ompt_get_task_memory"),
     ENTRY(get_target_info, "ompt_get_target_info"),
     ENTRY(get_num_devices, "ompt_get_num_devices"),
     ENTRY(get_unique_id, "ompt_get_unique_id"),
@@ -335,6 +341,9 @@ static const struct {
 ompt_interface_fn_t tomp_ompt_lookup(const char *name) {
   if (!name) return NULL;
   for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
-    if (!strcmp(entries[i].name, name)) return entries[i].fn;
+    if (!strcmp(entries[i].name, name)) {
+      if (entries[i].path) tomp_ompt_want_path();
+      return entries[i].fn;
+    }
   return NULL;
 }

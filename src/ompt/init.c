@@ -30,6 +30,11 @@ tomp_ompt_callbacks_t tomp_ompt_cb;
 static ompt_start_tool_result_t *tool;
 static int tool_initialized; /* initialize returned nonzero */
 static int finalize_started;
+/* The tool registered a callback or looked up an entry point that reads tool-path records
+ * (tomp_ompt_want_path).  A tool that did neither by the end of its initialize stays
+ * attached (its finalize runs, omp_control_tool answers "no callback") but leaves
+ * TOMP_TOOL_OMPT clear: nothing it could observe differs, so it pays what no tool pays. */
+static int path_wanted;
 static FILE *vlog;
 static pthread_key_t initial_key;
 static tomp_thread_t *main_thr;
@@ -207,20 +212,38 @@ void tomp_ompt_init(void) {
   if (!tool->initialize(tomp_ompt_lookup, 0, &tool->tool_data)) {
     vlogf("initialize returned 0: tool deactivated, OMPT interface inactive");
     memset(&tomp_ompt_cb, 0, sizeof tomp_ompt_cb);
+    path_wanted = 0;
     tool = NULL;
     close_verbose_log();
     return;
   }
   vlogf("Tool initialized: OMPT interface active");
-  vlogf("----- tomp: end of tool initialization -----");
-  close_verbose_log();
-  tool_initialized = 1;
   membarrier_setup();
   pthread_key_create(&initial_key, initial_thread_exit);
   atexit(finalize_at_exit);
   main_thr = tomp_self;
+  __atomic_store_n(&tool_initialized, 1, __ATOMIC_SEQ_CST);
+  bool path = __atomic_load_n(&path_wanted, __ATOMIC_SEQ_CST);
+  if (!path)
+    vlogf("The tool registered no callback and looked up no entry point that reads runtime "
+          "records: tool path off until it does (tomp then pays what it pays without a tool)");
+  vlogf("----- tomp: end of tool initialization -----");
+  close_verbose_log();
+  if (!path) return;
   __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
   if (main_thr) tomp_ompt_thread_begin_(main_thr);
+}
+
+/* During initialize only recorded (tomp_ompt_init turns the path on when it returns).  Later
+ * (a tool that registers a callback from a thread of its own, or looks an entry point up
+ * late) the path starts at once: events from then on, the thread_begin/thread_end pair only
+ * for threads that start afterwards (ompt_life), and a construct under way may report its
+ * end without its begin. */
+void tomp_ompt_want_path(void) {
+  if (__atomic_exchange_n(&path_wanted, 1, __ATOMIC_SEQ_CST)) return;
+  if (__atomic_load_n(&tool_initialized, __ATOMIC_SEQ_CST) &&
+      !__atomic_load_n(&finalize_started, __ATOMIC_ACQUIRE))
+    __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
 }
 
 /* An initial thread the program created: it reports thread_end when it exits. */
@@ -315,7 +338,9 @@ void tomp_ompt_finalize(void) {
 TOMP_EXPORT int omp_control_tool(int command, int modifier, void *arg) {
   const void *ra = __builtin_return_address(0);
   if (!(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) & TOMP_TOOL_OMPT))
-    return omp_control_tool_notool;
+    return tomp_load_acq(&tool_initialized) && !tomp_load_acq(&finalize_started)
+               ? omp_control_tool_nocallback /* attached, path off: it registered nothing */
+               : omp_control_tool_notool;
   ompt_callback_control_tool_t f = __atomic_load_n(&tomp_ompt_cb.cb.control_tool, __ATOMIC_RELAXED);
   if (!f) return omp_control_tool_nocallback;
   tomp_thread_t *thr = tomp_thread();

@@ -1,7 +1,9 @@
 /* The OMPT layer: what the rest of tomp needs to know about an attached tool.
  *
- * tomp_ompt_enabled (internal.h) is nonzero while a tool is active: from the moment its
- * initialize returned 1 until its finalize is called.  Registered callbacks live in
+ * tomp_ompt_enabled (internal.h) has TOMP_TOOL_OMPT while a tool is active and wants the
+ * tool path: from the moment its initialize returned 1 (or, for a tool that registered no
+ * callback and looked up none of the entry points that read tool-path records, from its
+ * first such request: tomp_ompt_want_path) until its finalize is called.  Registered callbacks live in
  * tomp_ompt_cb, one slot per ompt_callbacks_t value, readable both by name (typed) and by
  * index (for ompt_set_callback).  Emission helpers are in ompt-events.h. */
 #ifndef TOMP_OMPT_H
@@ -101,6 +103,9 @@ static inline void tomp_ompt_call_leave(tomp_thread_t *t) {
 /* Lifecycle (init.c) */
 void tomp_ompt_init(void) TOMP_HIDDEN;
 void tomp_ompt_finalize(void) TOMP_HIDDEN;
+/* The tool registered a callback or looked up an entry point whose answers need the tool
+ * path (entry.c decides which): turn the path on, now or when initialize returns. */
+void tomp_ompt_want_path(void) TOMP_HIDDEN;
 
 /* Entry points (entry.c) */
 ompt_interface_fn_t tomp_ompt_lookup(const char *name) TOMP_HIDDEN;
