@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+
 #include "task.h"
 #include "ompt-events.h"
 
@@ -630,6 +631,20 @@ run_task_ompt(tomp_thread_t *thr, tomp_xtask_t *x, tomp_task_t *prev, bool skip,
   }
 }
 
+/* ---- Short tasks (task.h: the adaptive cut-off) ------------------------------------------- */
+
+uint64_t tomp_task_stats[TOMP_SHORT_SLOTS];
+
+/* A moving average over the last few samples (weight 1/4), capped to the entry's 24 bits; a
+ * function that finds its slot taken by another starts over from its own sample. */
+void tomp_task_stat_add(void (*fn)(void *), uint64_t ns) {
+  uint64_t *e = &tomp_task_stats[tomp_short_slot(fn)];
+  uint64_t old = tomp_load_rlx(e), tag = tomp_short_tag(fn);
+  if (ns > TOMP_SHORT_CAP) ns = TOMP_SHORT_CAP;
+  uint64_t avg = (old & ~(uint64_t)0xffffff) == tag ? ((old & 0xffffff) * 7 + ns) / 8 : ns;
+  tomp_store_rlx(e, tag | avg);
+}
+
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
   tomp_task_t *prev = thr->task;
   int saved_state = thr->state;
@@ -644,7 +659,18 @@ static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
   bool ev = ompt && (TOMP_OMPT_SLOT(task_schedule) || (skip && TOMP_OMPT_SLOT(cancel)));
   if (ev) run_task_ompt(thr, x, prev, skip, true);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
-  if (tomp_likely(!skip)) x->t.fn(x->t.data);
+  if (tomp_likely(!skip)) {
+    /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
+     * a long one's current (task.h, short tasks) */
+    tomp_task_ctx_t *c = thr->task_ctx;
+    if (tomp_unlikely(c && ++c->nrun % TOMP_SHORT_SAMPLE == 0)) {
+      uint64_t t0 = tomp_now_ns();
+      x->t.fn(x->t.data);
+      tomp_task_stat_add(x->t.fn, tomp_now_ns() - t0);
+    } else {
+      x->t.fn(x->t.data);
+    }
+  }
   thr->task = prev;
   x->t.frame.exit_frame.ptr = NULL;
   if (ompt) {
@@ -856,6 +882,9 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
     x->detached = 0;
     x->has_mutex = 0;
     x->pref = 0;
+    /* a tool whose path turns on while the task waits (a dormant tool asking late, a
+     * Collector session) sees it scheduled: with empty data, not its block's last user's */
+    x->t.task_data.value = 0;
   }
   x->t.parent = p;
   x->t.team = team;

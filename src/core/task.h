@@ -35,6 +35,8 @@
 #ifndef TOMP_TASK_H
 #define TOMP_TASK_H
 
+#include <time.h>
+
 #include "internal.h"
 
 /* Dependence kinds; the values are GCC's (GOMP_DEPEND_*), other front-ends translate. */
@@ -253,9 +255,64 @@ void tomp_taskwait_notool(tomp_thread_t *thr) TOMP_HIDDEN;
 typedef struct task_ctx {
   tomp_xtask_t *free[TOMP_NCLS + 1];
   unsigned nfree[TOMP_NCLS + 1];
+  uint32_t nshort;  /* tasks GOMP_task judged by their function (tomp_task_short) */
+  uint32_t nrun;    /* deferred tasks this thread ran (every TOMP_SHORT_SAMPLE-th is timed) */
   /* written by other threads: keep it off the owner's hot line */
   tomp_xtask_t *remote[TOMP_NCLS + 1] __attribute__((aligned(TOMP_CACHELINE)));
 } tomp_task_ctx_t;
+
+/* Short tasks: an adaptive cut-off.  A deferred task costs its creator and whoever runs
+ * it a few hundred nanoseconds more than running it at once (the block, the queue, the
+ * counters and the cache lines that move between the two threads); for a body shorter than
+ * that, deferring only makes the program slower, whatever the thread count.  So tomp times
+ * some runs of each task function, keeps a moving average per function in a small table
+ * (tomp_task_stat_add), and GOMP_task runs a task at once when its function's average is
+ * below the threshold (a "yes").  Timed are one in TOMP_SHORT_SAMPLE deferred runs (which
+ * gives a function its first verdict: a function tomp has not seen is deferred, as any
+ * task was before) and one in TOMP_SHORT_SAMPLE runs at once of a "yes" function (so one
+ * whose tasks grow is deferred again after a few of them).  A stolen run also pays for the
+ * lines its body shares with the creator, which could keep a short function "no" just
+ * because it is deferred; so one in TOMP_SHORT_PROBE tasks of a "no" function runs at once,
+ * timed, unless its average is at the cap (a task that runs long, or waits for something a
+ * later task does, is never probed).  The thresholds are break-even points: deferring
+ * costs the creator ~100 ns and the thread that runs the task ~150 ns, so in a team of two
+ * deferring pays for bodies longer than about 250 ns, and in larger teams, where one
+ * creator feeds several threads, from about 100 ns.  Samples are capped at 8x the
+ * threshold so that one preempted run does not decide a verdict.  A hint only: entries are
+ * single words updated without locks; a collision between two functions costs a few wrong
+ * decisions until their next samples.  Running a task at once is always allowed (libgomp
+ * does it whenever its queue is long); a program whose task waits for a task created after
+ * it, by the same thread, could hang under either, if that task's function was judged
+ * short before. */
+#define TOMP_SHORT_NS 250u      /* teams of two */
+#define TOMP_SHORT_NS_MANY 120u /* larger teams */
+#define TOMP_SHORT_CAP (8 * TOMP_SHORT_NS)
+#define TOMP_SHORT_SAMPLE 16u
+#define TOMP_SHORT_PROBE 32u
+#define TOMP_SHORT_SLOTS 64u
+enum { TOMP_SHORT_UNKNOWN, TOMP_SHORT_YES, TOMP_SHORT_NO, TOMP_SHORT_NEVER };
+/* an entry: the function's tag (upper 40 bits of the word) and its average in ns (lower 24) */
+extern uint64_t tomp_task_stats[TOMP_SHORT_SLOTS] TOMP_HIDDEN;
+static inline unsigned tomp_short_slot(void (*fn)(void *)) {
+  uintptr_t h = (uintptr_t)fn;
+  return (unsigned)((h >> 4) ^ (h >> 10) ^ (h >> 16)) & (TOMP_SHORT_SLOTS - 1);
+}
+static inline uint64_t tomp_short_tag(void (*fn)(void *)) {
+  return ((uint64_t)(uintptr_t)fn << 24) & ~(uint64_t)0xffffff;
+}
+static inline int tomp_task_short(tomp_thread_t *thr, void (*fn)(void *)) {
+  uint64_t e = tomp_load_rlx(&tomp_task_stats[tomp_short_slot(fn)]);
+  if ((e & ~(uint64_t)0xffffff) != tomp_short_tag(fn)) return TOMP_SHORT_UNKNOWN;
+  uint64_t avg = e & 0xffffff;
+  uint64_t limit = thr->team->nthreads == 2 ? TOMP_SHORT_NS : TOMP_SHORT_NS_MANY;
+  return avg < limit ? TOMP_SHORT_YES : avg < TOMP_SHORT_CAP ? TOMP_SHORT_NO : TOMP_SHORT_NEVER;
+}
+void tomp_task_stat_add(void (*fn)(void *), uint64_t ns) TOMP_HIDDEN;
+static inline uint64_t tomp_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* tomp_task_tiny's end when x still has deferred children (their references) */
 void tomp_task_tiny_release(tomp_task_ctx_t *c, tomp_xtask_t *x) TOMP_HIDDEN;

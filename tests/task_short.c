@@ -1,0 +1,98 @@
+/* The adaptive cut-off (tomp runs tasks of a function whose tasks are short at once, since
+ * deferring them costs more than they do): it must not cost parallelism where there is
+ * some.  Thread 0 of a team of two creates the tasks while thread 1 waits in the barrier:
+ *   - long tasks (a busy wait of ~100 us) of a function never seen: thread 1 runs some;
+ *   - a function whose first 20000 tasks are empty (so it is judged short) and whose tasks
+ *     then become long: thread 1 runs some of the long ones;
+ *   - the other way round (long, then empty): every task runs exactly once with its own
+ *     firstprivate value, and the values seen add up.
+ * Run on libgomp too, which defers while its queue is short, so the checks hold there.
+ * test-timeout: 120
+ */
+#include <omp.h>
+#include <time.h>
+
+#include "check.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void spin_us(double us) {
+  double end = now() + us * 1e-6;
+  while (now() < end) {
+  }
+}
+
+static long by_thread[2];
+static long sum, count;
+
+static void body(int i, double us) {
+  __atomic_add_fetch(&by_thread[omp_get_thread_num() & 1], 1, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&sum, i, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+  if (us > 0) spin_us(us);
+}
+
+static void reset(void) {
+  by_thread[0] = by_thread[1] = 0;
+  sum = count = 0;
+}
+
+/* one call site per phase: gcc makes one task function per task construct */
+static void long_tasks(int n) {
+#pragma omp parallel num_threads(2)
+#pragma omp single nowait
+  for (int i = 0; i < n; i++) {
+#pragma omp task firstprivate(i)
+    body(i, 100);
+  }
+}
+
+static void growing_tasks(int nshort, int nlong) {
+#pragma omp parallel num_threads(2)
+#pragma omp single nowait
+  for (int i = 0; i < nshort + nlong; i++) {
+    double us = i < nshort ? 0 : 100;
+#pragma omp task firstprivate(i, us)
+    body(i, us);
+  }
+}
+
+int main(void) {
+  if (omp_get_num_procs() < 2) {
+    printf("1 CPU: nothing to check\n");
+    return 0;
+  }
+  reset();
+  long_tasks(200);
+  CHECK(count == 200 && sum == 200L * 199 / 2);
+  printf("long tasks: thread 0 ran %ld, thread 1 ran %ld\n", by_thread[0], by_thread[1]);
+  CHECK(by_thread[1] > 0);
+
+  reset();
+  growing_tasks(20000, 200);
+  CHECK(count == 20200 && sum == 20200L * 20199 / 2);
+  long t1 = by_thread[1];
+  reset();
+  /* judged short now: the first phase again, then the long tasks come */
+  growing_tasks(20000, 200);
+  CHECK(count == 20200 && sum == 20200L * 20199 / 2);
+  printf("growing tasks: thread 1 ran %ld and %ld of 20200\n", t1, by_thread[1]);
+  CHECK(by_thread[1] > 0);
+
+  reset();
+  long_tasks(50);
+  growing_tasks(0, 0);
+#pragma omp parallel num_threads(2)
+#pragma omp single
+  for (int i = 0; i < 50000; i++) {
+#pragma omp task firstprivate(i)
+    body(i, 0);
+  }
+  CHECK(count == 50 + 50000 && sum == 50L * 49 / 2 + 50000L * 49999 / 2);
+  printf("ok\n");
+  return 0;
+}
