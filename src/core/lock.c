@@ -167,8 +167,11 @@ static TOMP_TOOL_TWIN void unset_lock_tool(const void *ra, void *fp, omp_lock_t 
 
 TOMP_EXPORT void omp_unset_lock(omp_lock_t *lock) {
   TOMP_TOOL_PATH(unset_lock_tool, lock);
-  if (tomp_unlikely(!tomp_lockword_held(lw(lock)))) return unset_unheld();
-  tomp_lockword_release(lw(lock));
+  /* the plain release's CAS doubles as the held check: it fails on a free word */
+  uint32_t seen;
+  if (tomp_likely(tomp_lockword_release_plain(lw(lock), &seen))) return;
+  if (tomp_unlikely(!(seen & TOMP_LOCK_STATE))) return unset_unheld();
+  tomp_lockword_release_rest(lw(lock));
 }
 
 static TOMP_TOOL_TWIN int test_lock_tool(const void *ra, void *fp, omp_lock_t *lock) {

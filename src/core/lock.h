@@ -77,9 +77,23 @@ static inline void tomp_lockword_acquire(uint32_t *w, int state) {
  * fast path of an unlock is a leaf that needs no stack frame. */
 void tomp_lockword_release_slow(uint32_t *w, uint32_t old) TOMP_HIDDEN;
 
-static inline void tomp_lockword_release(uint32_t *w) {
+/* The common release: held, nobody asleep, no hint bits: one CAS 1 -> 0, which also tells
+ * the caller what the word was when it fails (see omp_unset_lock's held check). */
+static inline bool tomp_lockword_release_plain(uint32_t *w, uint32_t *seen) {
+  *seen = 1u;
+  return __atomic_compare_exchange_n(w, seen, 0u, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+/* Any other release (hint bits to keep, a sleeper to wake). */
+static inline void tomp_lockword_release_rest(uint32_t *w) {
   uint32_t old = __atomic_fetch_sub(w, 1u, __ATOMIC_RELEASE);
   if (tomp_unlikely((old & TOMP_LOCK_STATE) == 2u)) tomp_lockword_release_slow(w, old);
+}
+
+static inline void tomp_lockword_release(uint32_t *w) {
+  uint32_t seen;
+  if (tomp_likely(tomp_lockword_release_plain(w, &seen))) return;
+  tomp_lockword_release_rest(w);
 }
 
 static inline bool tomp_lockword_held(uint32_t *w) {
