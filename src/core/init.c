@@ -11,7 +11,6 @@ tomp_global_t tomp_g;
 int tomp_ompt_enabled;
 unsigned long tomp_spin_count = 1ul << 16;
 unsigned long tomp_spin_count_oversub = 256;
-unsigned tomp_nthreads_busy = 1;
 unsigned tomp_nthreads_live = 1;
 unsigned tomp_num_procs = 1;
 

@@ -48,7 +48,6 @@ static inline void tomp_futex_wake(uint32_t *addr, int n) {
  * we wait for needs). */
 extern unsigned long tomp_spin_count;
 extern unsigned long tomp_spin_count_oversub;
-extern unsigned tomp_nthreads_busy; /* threads currently in teams (thread-limit-var)*/
 extern unsigned tomp_nthreads_live; /* threads that may spin: workers + initial thread */
 extern unsigned tomp_num_procs;
 

@@ -198,9 +198,6 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
 
   tomp_affinity_team(thr, team, bind);
 
-  if (n > 1) {
-    __atomic_add_fetch(&tomp_nthreads_busy, n - 1, __ATOMIC_RELAXED);
-  }
   for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
 
   team->saved_task = ptask;
@@ -234,10 +231,7 @@ static inline __attribute__((always_inline)) void join_impl(const bool ompt) {
     tomp_barrier_wait_notool(thr, ompt_state_wait_barrier_implicit_parallel, false);
   if (ompt) tomp_ompt_implicit_task(thr, ompt_scope_end);
   tomp_team_tasks_fini(team);
-  if (team->nthreads > 1) {
-    __atomic_sub_fetch(&tomp_nthreads_busy, team->nthreads - 1, __ATOMIC_RELAXED);
-    __atomic_sub_fetch(team->cg_busy, team->nthreads - 1, __ATOMIC_RELAXED);
-  }
+  if (team->nthreads > 1) __atomic_sub_fetch(team->cg_busy, team->nthreads - 1, __ATOMIC_RELAXED);
   thr->team = team->parent;
   thr->tid = team->parent_tid;
   thr->task = team->saved_task;

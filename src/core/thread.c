@@ -294,7 +294,6 @@ static void atfork_child(void) {
   /* atomic stores: the parent's threads last wrote these atomically (TSan compares) */
   tomp_store_rlx(&pool_head, NULL);
   tomp_store_rlx(&pool_lock.v, 0);
-  tomp_store_rlx(&tomp_nthreads_busy, 1);
   tomp_store_rlx(&tomp_nthreads_live, 1);
   if (tomp_self) {
     tomp_team_cache_forget_workers(tomp_self);
