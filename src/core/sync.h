@@ -17,6 +17,13 @@
 
 #define tomp_load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define tomp_load_rlx(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+/* Store v in lvalue x unless it already holds v: a shared line other threads read stays
+ * valid in their caches (for data only this thread writes while they do not look). */
+#define TOMP_SET(x, v)                                                                             \
+  do {                                                                                             \
+    __typeof__(x) tomp_set_v_ = (v);                                                               \
+    if ((x) != tomp_set_v_) (x) = tomp_set_v_;                                                     \
+  } while (0)
 #define tomp_store_rel(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define tomp_store_rlx(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 #define tomp_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_ACQ_REL)

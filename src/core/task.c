@@ -1126,10 +1126,12 @@ void tomp_team_tasks_init(tomp_team_t *team) {
     memset(tt, 0, sizeof *tt);
     team->tasks = tt;
   }
-  tt->ready.head = tt->ready.tail = NULL;
-  tt->nready = 0;
-  tt->ntasks = 0;
-  tt->foreign = 0;
+  /* as they were at the last join, nearly always: the workers' barrier polls these lines */
+  TOMP_SET(tt->ready.head, NULL);
+  TOMP_SET(tt->ready.tail, NULL);
+  TOMP_SET(tt->nready, 0);
+  TOMP_SET(tt->ntasks, 0);
+  TOMP_SET(tt->foreign, 0);
   /* Deques are empty after every region and need no reset; no worker of this team reads its
    * task state here (tomp_fork waited for their team_busy), so the table may be replaced. */
   if (tt->ndq < team->nthreads) {

@@ -108,6 +108,40 @@ static void child_icv(tomp_icv_t *c, const tomp_icv_t *p) {
   }
 }
 
+/* The per-region fields of a team.  A cached team mostly gets the values it had: storing
+ * them again would take lines its workers hold and make each re-read them after the fork,
+ * so with workers (shared) a field is stored only if it changes (TOMP_SET); a team of one
+ * has nobody to disturb and saves the compares. */
+#define TEAM_SET(x, v)                                                                             \
+  do {                                                                                             \
+    if (shared)                                                                                    \
+      TOMP_SET(x, v);                                                                              \
+    else                                                                                           \
+      (x) = (v);                                                                                   \
+  } while (0)
+static inline __attribute__((always_inline)) void
+team_set_fields(tomp_team_t *team, tomp_thread_t *thr, tomp_team_t *parent, unsigned level,
+                unsigned n, uint32_t *cg, const bool shared) {
+  TEAM_SET(team->nthreads, n);
+  TEAM_SET(team->level, level);
+  TEAM_SET(team->active_level, (parent ? parent->active_level : 0) + (n > 1));
+  TEAM_SET(team->parent, parent);
+  TEAM_SET(team->parent_tid, thr->tid);
+  TEAM_SET(team->ws_initial, 0);
+  TEAM_SET(team->ntasks, 0);
+  TEAM_SET(team->cancelled, 0);
+  TEAM_SET(team->scratch, NULL);
+  TEAM_SET(team->codeptr, thr->codeptr);
+  TEAM_SET(team->parallel_data.value, 0);
+  TEAM_SET(team->single_count, 0);
+  /* collector: ids are per instance */
+  if (!shared || __atomic_load_n(&team->coll_prid, __ATOMIC_RELAXED))
+    __atomic_store_n(&team->coll_prid, 0, __ATOMIC_RELAXED);
+  TEAM_SET(team->bar.nthreads, n);
+  TEAM_SET(team->cg_busy, cg);
+  TEAM_SET(team->threads[0], thr);
+}
+
 static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), void *data,
                                                             unsigned n, unsigned bind,
                                                             void (*prep)(tomp_team_t *, void *),
@@ -157,22 +191,10 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   n = team->nreserved + 1;
   if (n - 1 < claimed) __atomic_sub_fetch(cg, claimed - (n - 1), __ATOMIC_RELAXED);
 
-  team->nthreads = n;
-  team->level = level;
-  team->active_level = (parent ? parent->active_level : 0) + (n > 1);
-  team->parent = parent;
-  team->parent_tid = thr->tid;
-  team->ws_initial = 0;
-  team->ntasks = 0;
-  team->cancelled = 0;
-  team->scratch = NULL;
-  team->codeptr = thr->codeptr;
-  team->parallel_data.value = 0;
-  team->single_count = 0;
-  __atomic_store_n(&team->coll_prid, 0, __ATOMIC_RELAXED); /* collector: ids are per instance */
-  team->bar.nthreads = n;
-  team->cg_busy = cg;
-  team->threads[0] = thr;
+  if (n > 1)
+    team_set_fields(team, thr, parent, level, n, cg, true);
+  else
+    team_set_fields(team, thr, parent, level, n, cg, false);
   tomp_team_tasks_init(team);
 
   tomp_icv_t icv;
