@@ -168,7 +168,7 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
       tomp_task_tiny(thr, fn, data, sz, tf);
       return;
     }
-    /* a tail call: the path above stays free of a stack frame */
+    /* out of line: the clock calls stay out of GOMP_task's own code */
     task_defer_or_short(thr, fn, data, sz, arg_align > 0 ? (size_t)arg_align : 1, tf,
                         (flags & GOMP_TASK_FLAG_PRIORITY) ? task_priority(priority) : 0);
     return;
