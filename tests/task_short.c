@@ -2,7 +2,7 @@
  * deferring them costs more than they do): it must not cost parallelism where there is
  * some.  Thread 0 of a team of two creates the tasks while thread 1 waits in the barrier:
  *   - long tasks (a busy wait of ~100 us) of a function never seen: thread 1 runs some;
- *   - a function whose first 20000 tasks are empty (so it is judged short) and whose tasks
+ *   - a function whose first 20000 tasks are empty (usually judged short) and whose tasks
  *     then become long: thread 1 runs some of the long ones (four rounds);
  *   - the other way round (long, then empty): every task runs exactly once with its own
  *     firstprivate value, and the values seen add up.
