@@ -867,7 +867,8 @@ static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p,
  * team and the encountering task is not final) and that it has no dependences, event, copy
  * function or fixup; f is TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most. */
 void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
-                     size_t arg_align, unsigned f, int priority) {
+                     size_t arg_align, unsigned f, int priority,
+                     void (*fixup)(void *args, void *ctx), void *fixup_ctx) {
   tomp_team_t *team = tomp_load_rlx(&thr->team);
   tomp_task_t *p = tomp_load_rlx(&thr->task);
   void *args;
@@ -899,6 +900,7 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   x->t.in_final = (f & TOMP_TF_FINAL) != 0;
   x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   if (arg_size) memcpy(args, data, arg_size);
+  if (fixup) fixup(args, fixup_ctx);
   x->refs = 1;
   x->pending = 1;
   count_deferred(p, x);

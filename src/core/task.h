@@ -230,11 +230,13 @@ static inline bool tomp_task_runs_at_once(tomp_thread_t *thr, unsigned flags) {
 static inline bool tomp_task_deps_met(tomp_thread_t *thr) {
   return !TOMP_OMPT_ENABLED() && __atomic_load_n(&thr->task->children, __ATOMIC_ACQUIRE) == 0;
 }
-/* The common deferred task without a tool: no dependences, event, copy function or fixup,
- * flags TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most, priority clamped, and
- * tomp_task_runs_at_once(thr, flags) was false. */
+/* The common deferred task without a tool: no dependences, event or copy function, flags
+ * TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most, priority clamped, and
+ * tomp_task_runs_at_once(thr, flags) was false.  fixup (may be NULL) adjusts the copied
+ * argument block before the task is queued (taskloop bounds). */
 void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
-                     size_t arg_align, unsigned flags, int priority) TOMP_HIDDEN;
+                     size_t arg_align, unsigned flags, int priority,
+                     void (*fixup)(void *args, void *ctx), void *fixup_ctx) TOMP_HIDDEN;
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 /* No-tool copies of tomp_task_undeferred and tomp_taskwait: no OMPT event site at all.  For
  * entry points that took their TOMP_TOOL_PATH test (no tool, no Collector session). */

@@ -149,7 +149,7 @@ static __attribute__((noinline)) void task_defer_or_short(tomp_thread_t *thr,
       return;
     }
   }
-  tomp_task_defer(thr, fn, data, sz, align, tf, priority);
+  tomp_task_defer(thr, fn, data, sz, align, tf, priority, NULL, NULL);
 }
 
 TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),

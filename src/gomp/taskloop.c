@@ -79,6 +79,11 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
   struct bounds b;
   s.fixup = set_bounds;
   s.fixup_ctx = &b;
+  /* Without a tool, a copy function or cancellation, a deferred chunk takes the short path
+   * GOMP_task's plain deferred tasks take (tomp_task_defer); one run at once (team of one,
+   * a long queue, if(0), a final task) keeps the general path. */
+  bool quick = !s.cpyfn && !(TOMP_OMPT_ENABLED() | tomp_g.cancellation);
+  unsigned qf = s.flags & (TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE);
   gomp_ull done = 0;
   for (gomp_ull i = 0; i < ntasks; i++) {
     gomp_ull cnt = base + (i < extra);
@@ -94,7 +99,10 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
       thr->ompt_chunk[1] = cnt;
       thr->ompt_chunk_pending = true;
     }
-    tomp_task_create(thr, &s);
+    if (quick && !tomp_task_runs_at_once(thr, s.flags))
+      tomp_task_defer(thr, fn, data, s.arg_size, s.arg_align, qf, s.priority, set_bounds, &b);
+    else
+      tomp_task_create(thr, &s);
   }
   if (group) tomp_taskgroup_end(thr);
   if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_end, n);
