@@ -864,8 +864,9 @@ static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p,
 
 /* tomp_task_create for the common deferred task, with no event site (a tool is seen by
  * tomp_task_create).  The caller found that the task does not run at once (so there is a
- * team and the encountering task is not final) and that it has no dependences, event, copy
- * function or fixup; f is TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most. */
+ * team and the encountering task is not final) and that it has no dependences, event or
+ * copy function; f is TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most, and fixup
+ * (taskloop's bounds) may be NULL. */
 void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
                      size_t arg_align, unsigned f, int priority,
                      void (*fixup)(void *args, void *ctx), void *fixup_ctx) {
