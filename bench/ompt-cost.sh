@@ -54,7 +54,7 @@ gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DALL_CALLBACKS -o "$B/all-tool.so
 [ ${#TESTS[@]} -eq 0 ] && mapfile -t TESTS < <($BIN -l | awk '{print $1}')
 
 CFGS=(noompt notool nulltool sampler alltool)
-MEASURED=(notool nulltool sampler alltool)
+MEASURED=("${CFGS[@]:1}") # every configuration but the base
 declare -A LIB=([noompt]=$ROOT/build-noompt/libtomp.so [notool]=$ROOT/build/libtomp.so
                 [nulltool]=$ROOT/build/libtomp.so [sampler]=$ROOT/build/libtomp.so
                 [alltool]=$ROOT/build/libtomp.so)

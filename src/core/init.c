@@ -87,18 +87,12 @@ static int initialised;
  * 200 ms (KMP_BLOCKTIME).  OMP_WAIT_POLICY and GOMP_SPINCOUNT (env.c) override it. */
 #define TOMP_SPIN_NS 2000000.0
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static void calibrate_spin(void) {
   double best = 1e9;
   for (int round = 0; round < 3; round++) {
-    double t0 = now_ns();
+    double t0 = (double)tomp_now_ns();
     for (int i = 0; i < 256; i++) tomp_cpu_relax();
-    double dt = (now_ns() - t0) / 256;
+    double dt = ((double)tomp_now_ns() - t0) / 256;
     if (dt < best) best = dt;
   }
   if (best < 0.5) best = 0.5;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TOMP_CACHELINE 64
@@ -17,6 +18,13 @@
 
 #define tomp_load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define tomp_load_rlx(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+/* CLOCK_MONOTONIC in nanoseconds (the vDSO: no system call) */
+static inline uint64_t tomp_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Store v in lvalue x unless it already holds v: a shared line other threads read stays
  * valid in their caches (for data only this thread writes while they do not look). */
 #define TOMP_SET(x, v)                                                                             \

@@ -911,6 +911,26 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   post_wake(team, post(thr, tt, x, false));
 }
 
+void tomp_task_defer_or_short(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t sz,
+                              size_t align, unsigned tf, int priority) {
+  tomp_task_ctx_t *c = thr->task_ctx;
+  if (tomp_likely(c != NULL)) {
+    int v = tomp_task_short(thr, fn);
+    uint32_t n = ++c->nshort;
+    if (tomp_likely(v == TOMP_SHORT_YES) && n % TOMP_SHORT_SAMPLE != 0) {
+      tomp_task_tiny(thr, fn, data, sz, tf);
+      return;
+    }
+    if (v == TOMP_SHORT_YES || (v == TOMP_SHORT_NO && n % TOMP_SHORT_PROBE == 0)) {
+      uint64_t t0 = tomp_now_ns();
+      tomp_task_tiny(thr, fn, data, sz, tf);
+      tomp_task_stat_add(fn, tomp_now_ns() - t0);
+      return;
+    }
+  }
+  tomp_task_defer(thr, fn, data, sz, align, tf, priority, NULL, NULL);
+}
+
 void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
   /* scalar loads: a 16-byte load of both would stall on the two 8-byte stores made when
    * the previous task switched thr->task */

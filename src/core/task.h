@@ -35,8 +35,6 @@
 #ifndef TOMP_TASK_H
 #define TOMP_TASK_H
 
-#include <time.h>
-
 #include "internal.h"
 
 /* Dependence kinds; the values are GCC's (GOMP_DEPEND_*), other front-ends translate. */
@@ -310,11 +308,12 @@ static inline int tomp_task_short(tomp_thread_t *thr, void (*fn)(void *)) {
   return avg < limit ? TOMP_SHORT_YES : avg < TOMP_SHORT_CAP ? TOMP_SHORT_NO : TOMP_SHORT_NEVER;
 }
 void tomp_task_stat_add(void (*fn)(void *), uint64_t ns) TOMP_HIDDEN;
-static inline uint64_t tomp_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+/* A task tomp_task_defer could take (same conditions) that does not have to run at once: run
+ * at once all the same when its function's tasks are short (deferring would cost more than
+ * the task) or to time it, as described above; else tomp_task_defer.  Out of line, so that
+ * the clock calls stay out of the entry point. */
+void tomp_task_defer_or_short(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
+                              size_t arg_align, unsigned flags, int priority) TOMP_HIDDEN;
 
 /* tomp_task_tiny's end when x still has deferred children (their references) */
 void tomp_task_tiny_release(tomp_task_ctx_t *c, tomp_xtask_t *x) TOMP_HIDDEN;

@@ -126,32 +126,6 @@ _Static_assert(GOMP_TASK_FLAG_UNTIED == TOMP_TF_UNTIED && GOMP_TASK_FLAG_FINAL =
                    GOMP_TASK_FLAG_MERGEABLE == TOMP_TF_MERGEABLE,
                "tomp_task_tiny takes GCC's low task flags as they are");
 
-/* GOMP_task's no-tool task that does not have to run at once: run at once all the same
- * when its function's tasks are short (tomp_task_short: deferring would cost more than the
- * task), or to time it (task.h says when); else straight to tomp_task_defer (the checks
- * GOMP_task made spare it the general path). */
-static __attribute__((noinline)) void task_defer_or_short(tomp_thread_t *thr,
-                                                          void (*fn)(void *), void *data,
-                                                          size_t sz, size_t align, unsigned tf,
-                                                          int priority) {
-  tomp_task_ctx_t *c = thr->task_ctx;
-  if (tomp_likely(c != NULL)) {
-    int v = tomp_task_short(thr, fn);
-    uint32_t n = ++c->nshort;
-    if (tomp_likely(v == TOMP_SHORT_YES) && n % TOMP_SHORT_SAMPLE != 0) {
-      tomp_task_tiny(thr, fn, data, sz, tf);
-      return;
-    }
-    if (v == TOMP_SHORT_YES || (v == TOMP_SHORT_NO && n % TOMP_SHORT_PROBE == 0)) {
-      uint64_t t0 = tomp_now_ns();
-      tomp_task_tiny(thr, fn, data, sz, tf);
-      tomp_task_stat_add(fn, tomp_now_ns() - t0);
-      return;
-    }
-  }
-  tomp_task_defer(thr, fn, data, sz, align, tf, priority, NULL, NULL);
-}
-
 TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                            long arg_size, long arg_align, bool if_clause, unsigned flags,
                            void **depend, int priority, void *detach) {
@@ -169,8 +143,8 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
       return;
     }
     /* out of line: the clock calls stay out of GOMP_task's own code */
-    task_defer_or_short(thr, fn, data, sz, arg_align > 0 ? (size_t)arg_align : 1, tf,
-                        (flags & GOMP_TASK_FLAG_PRIORITY) ? task_priority(priority) : 0);
+    tomp_task_defer_or_short(thr, fn, data, sz, arg_align > 0 ? (size_t)arg_align : 1, tf,
+                             (flags & GOMP_TASK_FLAG_PRIORITY) ? task_priority(priority) : 0);
     return;
   }
   TOMP_TOOL_PATH(task_tool, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,

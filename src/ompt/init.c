@@ -261,11 +261,7 @@ void tomp_ompt_thread_registered_(tomp_thread_t *thr) {
                                       __ATOMIC_ACQUIRE));
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+static double now(void) { return (double)tomp_now_ns() * 1e-9; }
 
 /* Parked workers report thread_end on their own threads (the callback should run there). */
 static void workers_report_end(tomp_thread_t *list) {
