@@ -224,6 +224,11 @@ static void req_start(req_t *q) {
     __atomic_store_n(&running, 1, __ATOMIC_RELEASE);
     __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_COLLECTOR, __ATOMIC_RELEASE);
     ec = OMP_ERRCODE_OK;
+    if (!tomp_tool_keys_sync()) { /* the event sites cannot be turned on (the key code said why) */
+      __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_COLLECTOR, __ATOMIC_RELEASE);
+      __atomic_store_n(&running, 0, __ATOMIC_RELEASE);
+      ec = OMP_ERRCODE_ERROR;
+    }
   }
   tomp_mutex_unlock(&session_lock);
   reply(q, ec, 0);
@@ -231,6 +236,7 @@ static void req_start(req_t *q) {
 
 static void req_stop(req_t *q) {
   __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_COLLECTOR, __ATOMIC_RELEASE);
+  tomp_tool_keys_sync();
   clear_callbacks();
   __atomic_store_n(&running, 0, __ATOMIC_RELEASE);
   reply(q, OMP_ERRCODE_OK, 0);

@@ -343,9 +343,34 @@ extern int tomp_ompt_enabled TOMP_HIDDEN;
  * folds away.  Only for measuring what OMPT costs: such a build never finds a tool. */
 #ifdef TOMP_NO_OMPT
 #define TOMP_OMPT_ENABLED() 0
+#define TOMP_TOOL_KEYS 0
+#elif defined(__x86_64__)
+/* A tool key (toolkey.c): a five-byte no-op that tomp_tool_keys_sync rewrites into a jump to
+ * the `on` branch while tomp_ompt_enabled is nonzero, so the no-tool path evaluates nothing.
+ * The no-op never straddles an aligned 8-byte word (.balign 8,,4 pads only when it would),
+ * so one 8-byte store rewrites it; the record holds both addresses relative to itself. */
+#define TOMP_TOOL_KEYS 1
+static inline __attribute__((always_inline)) bool tomp_tool_key_(void) {
+  __asm__ goto(".balign 8,,4\n"
+               "1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"
+               ".pushsection tomp_tool_keys, \"a\"\n\t"
+               ".balign 4\n\t"
+               ".long 1b - ., %l[on] - .\n\t"
+               ".popsection"
+               : : : : on);
+  return false;
+on: __attribute__((cold));
+  return true;
+}
+#define TOMP_OMPT_ENABLED() tomp_tool_key_()
 #else
-#define TOMP_OMPT_ENABLED() __atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED)
+#define TOMP_OMPT_ENABLED() (__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) != 0)
+#define TOMP_TOOL_KEYS 0
 #endif
+/* After every change of tomp_ompt_enabled: the keys follow the word (toolkey.c).  false: the
+ * code could not be rewritten, so the tool path cannot turn on (the caller undoes its bit). */
+bool tomp_tool_keys_sync(void) TOMP_HIDDEN;
+unsigned tomp_tool_keys_count(void) TOMP_HIDDEN; /* sites, for tests and OMP_DISPLAY_ENV */
 /* -- end ompt3 -- */
 /* -- collector -- which tools tomp_ompt_enabled says are active: an OMPT tool, a Collector API
  * session (src/collector).  Set and cleared with atomic or/and; event sites test the word. */

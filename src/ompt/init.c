@@ -167,6 +167,16 @@ static void initial_thread_exit(void *p) {
 
 static void finalize_at_exit(void) { tomp_ompt_finalize(); }
 
+/* The tool path on: the bit, then the code (toolkey.c).  false when the code cannot be
+ * rewritten: the bit goes again and the tool stays attached without events (the key code
+ * said why). */
+static bool path_on(void) {
+  __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
+  if (tomp_tool_keys_sync()) return true;
+  __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_OMPT, __ATOMIC_SEQ_CST);
+  return false;
+}
+
 void tomp_ompt_init(void) {
   open_verbose_log();
   vlogf("----- tomp: tool initialization -----");
@@ -229,8 +239,7 @@ void tomp_ompt_init(void) {
           "records: tool path off until it does (tomp then pays what it pays without a tool)");
   vlogf("----- tomp: end of tool initialization -----");
   close_verbose_log();
-  if (!path) return;
-  __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
+  if (!path || !path_on()) return;
   if (main_thr) tomp_ompt_thread_begin_(main_thr);
 }
 
@@ -243,7 +252,7 @@ void tomp_ompt_want_path(void) {
   if (__atomic_exchange_n(&path_wanted, 1, __ATOMIC_SEQ_CST)) return;
   if (__atomic_load_n(&tool_initialized, __ATOMIC_SEQ_CST) &&
       !__atomic_load_n(&finalize_started, __ATOMIC_ACQUIRE))
-    __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
+    path_on();
 }
 
 /* An initial thread the program created: it reports thread_end when it exits. */
@@ -315,6 +324,7 @@ void tomp_ompt_finalize(void) {
   __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_OMPT, __ATOMIC_SEQ_CST);
   list = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); /* workers started meanwhile */
   quiesce(list, self);
+  tomp_tool_keys_sync(); /* the no-tool path costs nothing again (a Collector may keep it) */
   for (tomp_thread_t *t = list; t; t = t->ompt_next)
     if (t != self) end_on_behalf(t, te);
   if (self && __atomic_load_n(&self->ompt_life, __ATOMIC_RELAXED) == 1) {
