@@ -378,6 +378,25 @@ static const struct kernel kernels[] = {
 };
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
 
+#ifdef BENCH_SO
+/* As in bench/ompbench.c: the interface bench/ompt-ab.c drives when this file is built as a
+ * shared object (-DBENCH_SO); bench_prepare runs a kernel's set-up once, untimed. */
+#define BENCH_API __attribute__((visibility("default")))
+BENCH_API int bench_setup(int threads) {
+  if (threads) omp_set_num_threads(threads);
+  team = omp_get_max_threads();
+  return team;
+}
+BENCH_API int bench_count(void) { return (int)NKERNELS; }
+BENCH_API const char *bench_name(int i) { return kernels[i].name; }
+BENCH_API void bench_prepare(int i) {
+  if (kernels[i].setup) kernels[i].setup();
+}
+BENCH_API long bench_run(int i, long n) {
+  long ops = kernels[i].run(n);
+  return wrong ? -1 : ops;
+}
+#else
 /* ---- which runtime answers ------------------------------------------------------------------ */
 
 struct libs {
@@ -511,3 +530,4 @@ int main(int argc, char **argv) {
          k->name, team, ns[nbatch / 2], ns[0], ns[nbatch - 1], reps, chunks, bound, loaded.text);
   return 0;
 }
+#endif /* BENCH_SO */

@@ -326,6 +326,24 @@ static const struct test tests[] = {
 };
 #define NTESTS (sizeof tests / sizeof tests[0])
 
+#ifdef BENCH_SO
+/* Built with -DBENCH_SO -fPIC -shared, this file is a library that bench/ompt-ab.c loads once
+ * per runtime (each in its own link-map namespace, bound to that runtime) and drives through
+ * these five functions, so two runtimes can be timed in one process, block against block. */
+#define BENCH_API __attribute__((visibility("default")))
+BENCH_API int bench_setup(int threads) {
+  if (threads) omp_set_num_threads(threads);
+  nthr = omp_get_max_threads();
+  return nthr;
+}
+BENCH_API int bench_count(void) { return (int)NTESTS; }
+BENCH_API const char *bench_name(int i) { return tests[i].name; }
+BENCH_API void bench_prepare(int i) { (void)i; }
+BENCH_API long bench_run(int i, long n) {
+  long ops = tests[i].fn(n);
+  return failed ? -1 : ops;
+}
+#else
 /* ---- timing ---------------------------------------------------------------------------- */
 
 static double now(void) {
@@ -471,3 +489,4 @@ int main(int argc, char **argv) {
          loaded);
   return 0;
 }
+#endif /* BENCH_SO */
