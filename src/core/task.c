@@ -645,12 +645,15 @@ void tomp_task_stat_add(void (*fn)(void *), uint64_t ns) {
   tomp_store_rlx(e, tag | avg);
 }
 
-static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
+/* Written once, compiled twice: run_task tests the tool key once and runs the copy with
+ * `ompt` constant, so the copy without a tool keeps no flag alive across the task's body
+ * (the key is read once either way, so a task's events stay paired). */
+static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *thr,
+                                                                tomp_xtask_t *x, const bool ompt) {
   tomp_task_t *prev = thr->task;
   int saved_state = thr->state;
   uint64_t saved_id = thr->wait_id;
   bool skip = tomp_task_discarded(x);
-  bool ompt = tomp_ompt_on(); /* read once: the task's events stay paired */
   x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
@@ -684,6 +687,18 @@ static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
   tomp_set_state(thr, saved_state, saved_id);
   /* after this a detached task may be completed and freed by omp_fulfill_event */
   if (!x->detached || __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
+}
+
+static void __attribute__((noinline)) run_task_tool(tomp_thread_t *thr, tomp_xtask_t *x) {
+  run_task_body(thr, x, true);
+}
+
+static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
+  if (tomp_ompt_on()) {
+    run_task_tool(thr, x);
+    return;
+  }
+  run_task_body(thr, x, false);
 }
 
 void tomp_task_fulfill(void *event) {

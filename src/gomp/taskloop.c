@@ -22,14 +22,14 @@ static void set_bounds(void *args, void *ctx) {
   a[1] = b->end;
 }
 
-/* n iterations from start by step (two's complement, so also for negative long steps). */
-static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
-                         long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
-                         int priority, gomp_ull start, gomp_ull step, gomp_ull n) {
+/* Compiled twice (run_taskloop below): `ompt` is a constant in each copy. */
+static inline __attribute__((always_inline)) void
+taskloop_body(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+              long arg_align, unsigned flags, unsigned long num_tasks, int priority,
+              gomp_ull start, gomp_ull step, gomp_ull n, const bool ompt) {
   tomp_thread_t *thr = tomp_thread();
   if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
   bool group = !(flags & GOMP_TASK_FLAG_NOGROUP);
-  bool ompt = tomp_ompt_on();
   if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_begin, n);
   if (group) {
     tomp_taskgroup_begin(thr);
@@ -82,7 +82,7 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
   /* Without a tool, a copy function or cancellation, a deferred chunk takes the short path
    * GOMP_task's plain deferred tasks take (tomp_task_defer); one run at once (team of one,
    * a long queue, if(0), a final task) keeps the general path. */
-  bool quick = !s.cpyfn && !(TOMP_OMPT_ENABLED() | tomp_g.cancellation);
+  bool quick = !s.cpyfn && !ompt && !tomp_g.cancellation;
   unsigned qf = s.flags & (TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE);
   gomp_ull done = 0;
   for (gomp_ull i = 0; i < ntasks; i++) {
@@ -106,6 +106,26 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
   }
   if (group) tomp_taskgroup_end(thr);
   if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_end, n);
+}
+
+static void __attribute__((noinline))
+taskloop_tool(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+              long arg_align, unsigned flags, unsigned long num_tasks, int priority,
+              gomp_ull start, gomp_ull step, gomp_ull n) {
+  taskloop_body(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, step,
+                n, true);
+}
+
+/* n iterations from start by step (two's complement, so also for negative long steps). */
+static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
+                         long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
+                         int priority, gomp_ull start, gomp_ull step, gomp_ull n) {
+  if (tomp_ompt_on())
+    taskloop_tool(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, step,
+                  n);
+  else
+    taskloop_body(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, step,
+                  n, false);
 }
 
 TOMP_EXPORT void GOMP_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
