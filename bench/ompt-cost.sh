@@ -1,38 +1,42 @@
 #!/bin/bash
 # What OMPT costs (the requirement: no tool attached within 1% of a build without OMPT; a tool
-# that registers no callback within 3%).  Runs bench/ompbench on five configurations of tomp:
+# that registers no callback within 3%).  Times tomp in six configurations:
 #
 #   noompt    build-noompt/ (make NO_OMPT=1): tool support compiled out, no event site left
-#   notool    build/, no tool (the normal case: one predicted-false test per event site)
+#   noompt'   the same library again: the row-by-row noise floor of the method
+#   notool    build/, no tool (the normal case: every event test a no-op, see tool keys in
+#             docs/ompt-support.md)
 #   nulltool  build/ + null-tool.so: a tool whose initialize registers no callback and looks
 #             up nothing (tomp leaves the tool path off for it: see docs/ompt-support.md)
 #   sampler   build/ + sampler-tool.so: no callback either, but it looks up ompt_get_state and
 #             ompt_get_task_info, as a sampling profiler does (tool path on)
 #   alltool   build/ + all-tool.so: every callback registered, each an empty function
 #
-#   bench/ompt-cost.sh [--reps N] [--time S] [--threads T] [--callgrind] [tests...]
+#   bench/ompt-cost.sh [--reps N] [--threads T] [--callgrind] [tests...]
 #
-# Timing: runs are interleaved (each rep runs every test on the four configurations, the
-# configuration order rotating from rep to rep) so that load from other processes spreads
-# over all of them; the table shows the median over reps of each run's ns/op and the ratio
-# to noompt.  Default: 7 reps of 0.1 s, 2 threads, every ompbench test (about 3 minutes).
+# Timing: bench/ompt-ab, in one process: bench/ompbench.c and bench/kernels.c built as
+# libraries, one copy per configuration in its own link-map namespace, blocks of each test
+# alternating between the copies (ompbench: 5 ms blocks, N rounds, default 21; kernels: 250
+# ms blocks, 7 rounds).  Each table shows the median ns/op of the base and, per configuration,
+# the median ratio to it with a 95% confidence interval; the last row, the geometric mean over
+# the tests.  Default 1 thread (about 2 minutes): there the method resolves 0.5%; with more
+# threads than the 2 CPUs of the development VM can hold quietly, the noompt' column shows
+# how far identical libraries drift apart (docs/ompt-support.md, "What it costs").
 # --callgrind adds user-space instructions per operation (1 thread, deterministic: the
-# difference of -n 600 and -n 100 runs, as bench/callgrind.sh) for a few tests, the only
-# way to see sub-percent differences on a noisy machine; then the same for one repetition of
-# each kernel of bench/kernels.c (-n 2 minus -n 1: what OMPT adds to application-like runs;
-# KERNELS="..." picks kernels: matmul alone takes minutes under callgrind).
+# difference of -n 600 and -n 100 runs, as bench/callgrind.sh) for a few tests; then the same
+# for one repetition of each kernel of bench/kernels.c (-n 2 minus -n 1; KERNELS="..." picks
+# kernels: matmul alone takes minutes under callgrind).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
-REPS=7 TIME=0.1 T=2 CG=0
+REPS=21 T=1 CG=0
 TESTS=()
 while [ $# -gt 0 ]; do
   case $1 in
     --reps) REPS=$2; shift ;;
-    --time) TIME=$2; shift ;;
     --threads) T=$2; shift ;;
     --callgrind) CG=1 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     -*) echo "ompt-cost.sh: unknown option $1" >&2; exit 64 ;;
     *) TESTS+=("$1") ;;
   esac
@@ -47,11 +51,14 @@ for prog in ompbench kernels; do
   if [ ! -x "$B/$prog" ] || [ bench/$prog.c -nt "$B/$prog" ]; then
     gcc -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o "$B/$prog" bench/$prog.c -ldl || exit 1
   fi
+  if [ ! -e "$B/$prog.so" ] || [ bench/$prog.c -nt "$B/$prog.so" ]; then
+    gcc -fopenmp -O2 -Wall -Wextra -fPIC -shared -DBENCH_SO -o "$B/$prog.so" bench/$prog.c || exit 1
+  fi
 done
+gcc -O2 -Wall -Wextra -o "$B/ompt-ab" bench/ompt-ab.c -ldl -lm &&
 gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -o "$B/null-tool.so" bench/null-tool.c &&
 gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DSAMPLER -o "$B/sampler-tool.so" bench/null-tool.c &&
 gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DALL_CALLBACKS -o "$B/all-tool.so" bench/null-tool.c || exit 1
-[ ${#TESTS[@]} -eq 0 ] && mapfile -t TESTS < <($BIN -l | awk '{print $1}')
 
 CFGS=(noompt notool nulltool sampler alltool)
 MEASURED=("${CFGS[@]:1}") # every configuration but the base
@@ -64,57 +71,35 @@ for c in "${CFGS[@]}"; do mkdir -p "$B/cost/$c" && ln -sfn "${LIB[$c]}" "$B/cost
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+# ompt-ab's configuration arguments, the base and its twin first
+AB=("noompt=$B/cost/noompt/libgomp.so.1" "noompt'=$B/cost/noompt/libgomp.so.1")
+for c in "${MEASURED[@]}"; do AB+=("$c=$B/cost/$c/libgomp.so.1${TOOL[$c]:+:${TOOL[$c]}}"); done
+
+# Each test name goes to the program that lists it.
+OT=() KT=()
+for t in "${TESTS[@]}"; do
+  if "$BIN" -l | awk '{print $1}' | grep -qx "$t"; then OT+=("$t")
+  elif "$KBIN" -l | awk '{print $1}' | grep -qx "$t"; then KT+=("$t")
+  else echo "ompt-cost.sh: unknown test $t" >&2; exit 64; fi
+done
+echo "ompt-cost: $T threads; load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs;" \
+  "tomp $(git rev-parse --short HEAD 2>/dev/null)" >&2
+printf '\n%s, in one process (bench/ompt-ab)\n\n' "$(date +%Y-%m-%d)"
+if [ ${#TESTS[@]} -eq 0 ] || [ ${#OT[@]} -gt 0 ]; then
+  env -u OMP_TOOL -u OMP_TOOL_LIBRARIES "$B/ompt-ab" -T "$T" -r "$REPS" -m 5 -g 10 \
+    -b "$B/ompbench.so" "${AB[@]}" -- "${OT[@]}" 2> >(grep -v '^bench-tool' >&2) || exit 1
+  echo
+fi
+if [ ${#TESTS[@]} -eq 0 ] || [ ${#KT[@]} -gt 0 ]; then
+  env -u OMP_TOOL -u OMP_TOOL_LIBRARIES "$B/ompt-ab" -T "$T" -r 7 -m 250 -g 10 \
+    -b "$B/kernels.so" "${AB[@]}" -- "${KT[@]}" 2> >(grep -v '^bench-tool' >&2) || exit 1
+fi
+
+[ $CG = 1 ] || exit 0
 cfg_env() { # cfg -> env arguments
   echo "LD_LIBRARY_PATH=$B/cost/$1"
   if [ -n "${TOOL[$1]}" ]; then echo "OMP_TOOL_LIBRARIES=${TOOL[$1]}"; else echo "OMP_TOOL=disabled"; fi
 }
-
-run_one() { # cfg test
-  local out
-  mapfile -t e < <(cfg_env "$1")
-  out=$(env -u LD_PRELOAD -u OMP_TOOL -u OMP_TOOL_LIBRARIES "${e[@]}" OMP_NUM_THREADS="$T" \
-        timeout 30 "$BIN" -T "$T" -t "$TIME" "$2" 2>/dev/null) || return
-  grep -q "bound=$(readlink -f "${LIB[$1]}") " <<<"$out" || { echo "ompt-cost.sh: $2: wrong runtime for $1" >&2; return; }
-  sed -n 's/.* ns_per_op=\([0-9.]*\) .*/\1/p' <<<"$out" >>"$TMP/$2.$1"
-}
-
-median() { sort -g | awk '{v[NR]=$1} END {if (!NR) exit; printf "%.2f", NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-
-echo "ompt-cost: ${#TESTS[@]} tests x ${#CFGS[@]} configurations x $REPS reps, $T threads, ${TIME}s a run;" \
-  "load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs; tomp $(git rev-parse --short HEAD 2>/dev/null)" >&2
-for rep in $(seq 1 "$REPS"); do
-  echo "rep $rep/$REPS (load $(cut -d' ' -f1 /proc/loadavg))" >&2
-  for t in "${TESTS[@]}"; do
-    for k in "${!CFGS[@]}"; do run_one "${CFGS[$(( (k + rep) % ${#CFGS[@]} ))]}" "$t"; done
-  done
-done
-
-printf '\n%s, %s threads, median of %s interleaved runs (ns/op; ratio to noompt)\n\n' "$(date +%Y-%m-%d)" "$T" "$REPS"
-printf '| %-14s | %10s | %16s | %16s | %16s | %16s |\n' test noompt "no tool" "tool, no cbs" "inquiry only" "tool, all cbs"
-printf '|%s|%s|%s|%s|%s|%s|\n' "----------------" "-----------:" "-----------------:" "-----------------:" "-----------------:" "-----------------:"
-for c in "${MEASURED[@]}"; do : >"$TMP/ratios.$c"; done
-for t in "${TESTS[@]}"; do
-  base=$(median <"$TMP/$t.noompt" 2>/dev/null)
-  line=$(printf '| %-14s | %10s |' "$t" "${base:-n/a}")
-  for c in "${MEASURED[@]}"; do
-    v=$(median <"$TMP/$t.$c" 2>/dev/null)
-    if [ -n "$base" ] && [ -n "$v" ]; then
-      r=$(awk -v a="$v" -v b="$base" 'BEGIN {printf "%.3f", a / b}')
-      echo "$r" >>"$TMP/ratios.$c"
-      line+=$(printf ' %9s (%s) |' "$v" "$r")
-    else
-      line+=$(printf ' %16s |' n/a)
-    fi
-  done
-  echo "$line"
-done
-line=$(printf '| %-14s | %10s |' "geometric mean" "")
-for c in "${MEASURED[@]}"; do
-  line+=$(awk '{s += log($1); n++} END {if (n) printf " %16.3f |", exp(s / n); else printf " %16s |", "n/a"}' "$TMP/ratios.$c")
-done
-echo "$line"
-
-[ $CG = 1 ] || exit 0
 command -v valgrind >/dev/null || { echo "ompt-cost.sh: valgrind not installed: no instruction counts" >&2; exit 0; }
 ir_of() { # cfg test n [binary] -> total instructions of one 1-thread run
   local out=$TMP/cg.out
