@@ -224,9 +224,10 @@ static inline bool tomp_task_runs_at_once(tomp_thread_t *thr, unsigned flags) {
  * earlier sibling has completed (depend clauses order siblings only); a task that then runs
  * at once completes before any later sibling exists, so nobody needs its dependences
  * either, and it skips the team lock and the table.  (LLVM's libomp ignores dependences in
- * serialized teams for the same reason.)  Not with a tool attached: it is shown them. */
+ * serialized teams for the same reason.)  Not for a tool that registered the dependences or
+ * task_dependence callback: it is shown them (the caller tests that). */
 static inline bool tomp_task_deps_met(tomp_thread_t *thr) {
-  return !TOMP_OMPT_ENABLED() && __atomic_load_n(&thr->task->children, __ATOMIC_ACQUIRE) == 0;
+  return __atomic_load_n(&thr->task->children, __ATOMIC_ACQUIRE) == 0;
 }
 /* The common deferred task without a tool: no dependences, event or copy function, flags
  * TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most, priority clamped, and

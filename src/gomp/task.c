@@ -5,6 +5,7 @@
 #include "gomp.h"
 #include "omp.h"
 #include "task.h"
+#include "ompt-events.h"
 
 #define STACK_DEPS 16
 
@@ -75,7 +76,9 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
                 ((flags & GOMP_TASK_FLAG_FINAL) ? TOMP_TF_FINAL : 0) |
                 ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
   if (!cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && tomp_task_runs_at_once(thr, tf) &&
-      (!(flags & GOMP_TASK_FLAG_DEPEND) || tomp_task_deps_met(thr))) {
+      (!(flags & GOMP_TASK_FLAG_DEPEND) ||
+       (!(tool && (TOMP_OMPT_SLOT(dependences) || TOMP_OMPT_SLOT(task_dependence))) &&
+        tomp_task_deps_met(thr)))) {
     size_t sz = arg_size > 0 ? (size_t)arg_size : 0;
     if (tool)
       tomp_task_undeferred(thr, fn, data, sz, tf);
