@@ -16,8 +16,8 @@
 #
 # Timing: bench/ompt-ab, in one process: bench/ompbench.c and bench/kernels.c built as
 # libraries, one copy per configuration in its own link-map namespace, blocks of each test
-# alternating between the copies (ompbench: 5 ms blocks, N rounds, default 21; kernels: 250
-# ms blocks, 7 rounds).  Each table shows the median ns/op of the base and, per configuration,
+# alternating between the copies (ompbench: 5 ms blocks, N rounds, default 21; kernels: 100
+# ms blocks, 15 rounds).  Each table shows the median ns/op of the base and, per configuration,
 # the median ratio to it with a 95% confidence interval; the last row, the geometric mean over
 # the tests.  Default 1 thread (about 2 minutes): there the method resolves 0.5%; with more
 # threads than the 2 CPUs of the development VM can hold quietly, the noompt' column shows
@@ -91,7 +91,7 @@ if [ ${#TESTS[@]} -eq 0 ] || [ ${#OT[@]} -gt 0 ]; then
   echo
 fi
 if [ ${#TESTS[@]} -eq 0 ] || [ ${#KT[@]} -gt 0 ]; then
-  env -u OMP_TOOL -u OMP_TOOL_LIBRARIES "$B/ompt-ab" -T "$T" -r 7 -m 250 -g 10 \
+  env -u OMP_TOOL -u OMP_TOOL_LIBRARIES "$B/ompt-ab" -T "$T" -r 15 -m 100 -g 10 \
     -b "$B/kernels.so" "${AB[@]}" -- "${KT[@]}" 2> >(grep -v '^bench-tool' >&2) || exit 1
 fi
 
