@@ -370,7 +370,6 @@ on: __attribute__((cold));
 /* After every change of tomp_ompt_enabled: the keys follow the word (toolkey.c).  false: the
  * code could not be rewritten, so the tool path cannot turn on (the caller undoes its bit). */
 bool tomp_tool_keys_sync(void) TOMP_HIDDEN;
-unsigned tomp_tool_keys_count(void) TOMP_HIDDEN; /* sites, for tests and OMP_DISPLAY_ENV */
 /* -- end ompt3 -- */
 /* -- collector -- which tools tomp_ompt_enabled says are active: an OMPT tool, a Collector API
  * session (src/collector).  Set and cleared with atomic or/and; event sites test the word. */

@@ -116,13 +116,8 @@ out:
   return ok;
 }
 
-unsigned tomp_tool_keys_count(void) {
-  return (unsigned)(__stop_tomp_tool_keys - __start_tomp_tool_keys);
-}
-
 #else
 
 bool tomp_tool_keys_sync(void) { return true; } /* the tests load tomp_ompt_enabled */
-unsigned tomp_tool_keys_count(void) { return 0; }
 
 #endif
