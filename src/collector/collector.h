@@ -1,7 +1,7 @@
 /* The Collector API module (src/collector): what the OMPT event layer calls.
  *
  * A Collector API session sets TOMP_TOOL_COLLECTOR in tomp_ompt_enabled, so every OMPT event
- * site's one predicted-false test also covers the collector and the no-tool path is unchanged.
+ * site's tool key (internal.h) also covers the collector and the no-tool path is unchanged.
  * The OMPT cold bodies (src/ompt/emit.c, events.c) forward each event here when
  * tomp_coll_on(); this module maps it onto the white paper's events and delivers it to the
  * registered callback unless the session is paused.  Thread states and region ids are read

@@ -337,7 +337,8 @@ void tomp_pool_release_idle(tomp_thread_t *thr) TOMP_HIDDEN; /* thread.c */
 
 /* ---- OMPT hooks ------------------------------------------------------------------------ */
 
-/* Nonzero once a tool's initialize returned 1.  The one branch the no-tool path pays. */
+/* Nonzero while a tool path is on (TOMP_TOOL_OMPT, TOMP_TOOL_COLLECTOR).  Hot code does not
+ * load it: it asks TOMP_OMPT_ENABLED(), a tool key that follows this word. */
 extern int tomp_ompt_enabled TOMP_HIDDEN;
 /* -- ompt3 -- `make NO_OMPT=1` (build-noompt/): tool support compiled out, every event site
  * folds away.  Only for measuring what OMPT costs: such a build never finds a tool. */
@@ -393,8 +394,8 @@ bool tomp_tool_keys_sync(void) TOMP_HIDDEN;
  * function, before other statements).  With a tool attached, the outermost entry of a task
  * records the user's return address (thr->codeptr) and the entry point's frame as the task's
  * enter_frame; both are undone when the entry point returns (cleanup attribute), so a sample
- * taken in user code never sees a stale enter_frame.  Without a tool: one predictable branch
- * on entry, one on a local that is NULL on exit. */
+ * taken in user code never sees a stale enter_frame.  Without a tool: a tool key (a no-op) on
+ * entry, a test of a local that is NULL on exit. */
 typedef struct tomp_entry_guard {
   struct tomp_thread *thr;       /* non-NULL when this entry set the task's enter_frame */
   tomp_task_t *task;
@@ -432,7 +433,7 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
  * is TOMP_TOOL_PATH(fn, args...): with a tool attached it returns fn(ra, fp, args...), an
  * out-of-line twin that opens with TOMP_ENTRY_AT(thr, ra, fp) and emits the events; without
  * one, the rest of the entry point runs with no OMPT code at all, so the no-tool cost is
- * that one predicted branch.  fp stays right even if the compiler makes the call a tail
+ * that one tool key, a no-op.  fp stays right even if the compiler makes the call a tail
  * call: the twin's frame then takes the entry point's place at the same address. */
 #define TOMP_TOOL_PATH(fn, ...)                                                                    \
   do {                                                                                             \

@@ -1,7 +1,7 @@
 /* OMPT emission helpers for the rest of tomp.
  *
- * Every helper starts with one test of tomp_ompt_enabled, predicted false, so a run without a
- * tool pays a load and a not-taken branch per event site.  The cold part lives out of line
+ * Every helper starts with a tool key (TOMP_OMPT_ENABLED(), internal.h), so a run without a
+ * tool pays one no-op per event site.  The cold part lives out of line
  * (emit.c) so the hot paths keep their registers.
  *
  * For events without a dedicated helper, use TOMP_OMPT_EMIT(name, args...): it calls the
