@@ -504,6 +504,68 @@ bool tomp_places_parse(const char *var, const char *value) {
   return true;
 }
 
+/* ---- GOMP_CPU_AFFINITY (libgomp's own variable) ------------------------------------------ */
+
+/* Items N, N-M or N-M:S (M >= N, S >= 1), separated by blanks or one comma with blanks around
+ * it; every CPU listed is one place, in the order given, repeats kept (libgomp 12 builds the
+ * same list).  Decimal only: libgomp's strtoul also takes 0x1 and 010. */
+bool tomp_places_parse_cpus(const char *var, const char *value) {
+  cursor_t c = {value, false};
+  placevec_t pv = {0};
+  long missing = 0, first_missing = -1;
+  skip_ws(&c);
+  if (!*c.s) c.bad = true;
+  while (!c.bad && *c.s) {
+    long lo = num(&c, false), hi = lo, step = 1;
+    if (!c.bad && *c.s == '-') {
+      c.s++;
+      hi = num(&c, false);
+      if (!c.bad && *c.s == ':') {
+        c.s++;
+        step = num(&c, false);
+      }
+    }
+    if (c.bad || hi < lo || step < 1 || (hi - lo) / step >= MAX_PLACES - pv.n) {
+      c.bad = true;
+      break;
+    }
+    for (long id = lo; id <= hi; id += step) {
+      if (!cpu_ok((int)id)) {
+        if (missing++ == 0) first_missing = id;
+        continue;
+      }
+      idvec_t v = {0};
+      idvec_push(&v, (int)id);
+      placevec_push(&pv, v);
+    }
+    const char *item_end = c.s;
+    skip_ws(&c);
+    if (*c.s == ',') {
+      c.s++;
+      skip_ws(&c);
+      if (!*c.s) c.bad = true; /* a trailing comma */
+    } else if (*c.s && c.s == item_end) {
+      c.bad = true; /* no separator */
+    }
+  }
+  if (c.bad) {
+    placevec_free(&pv);
+    tomp_warn("%s='%s' is not a list of CPU numbers and ranges (N, N-M, N-M:S); ignored", var,
+              value);
+    return false;
+  }
+  if (pv.n == 0) {
+    placevec_free(&pv);
+    tomp_warn("%s='%s' names no CPU this process may run on; ignored", var, value);
+    return false;
+  }
+  if (missing)
+    tomp_warn("%s='%s': CPU %ld%s not one this process may run on; left out", var, value,
+              first_missing, missing > 1 ? " and others are" : " is");
+  install(&pv);
+  return true;
+}
+
 /* ---- Binding ------------------------------------------------------------------------------- */
 
 static bool bind_self(tomp_thread_t *thr, int place) {

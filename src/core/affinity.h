@@ -23,6 +23,8 @@ extern int tomp_nplaces TOMP_HIDDEN;
 /* Build the place list from an OMP_PLACES value.  On malformed input prints one warning
  * naming var and value and returns false (the list is left empty). */
 bool tomp_places_parse(const char *var, const char *value) TOMP_HIDDEN;
+/* The same from a GOMP_CPU_AFFINITY value: one place per CPU listed, in the order given. */
+bool tomp_places_parse_cpus(const char *var, const char *value) TOMP_HIDDEN;
 /* The default place list when binding is requested without OMP_PLACES: one per hardware thread. */
 void tomp_places_default(void) TOMP_HIDDEN;
 /* Drop the place list (OMP_PROC_BIND=false). */

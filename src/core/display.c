@@ -327,7 +327,10 @@ void tomp_display_env_print(int verbose) {
     const char *a = getenv("OMP_ALLOCATOR");
     str_printf(&s, "  OMP_ALLOCATOR = '%s'\n", a && *a ? a : "omp_default_mem_alloc");
   }
-  str_puts(&s, "  OMP_TARGET_OFFLOAD = 'DEFAULT'\n");
+  str_printf(&s, "  OMP_TARGET_OFFLOAD = '%s'\n",
+             tomp_g.target_offload == TOMP_OFFLOAD_MANDATORY  ? "MANDATORY"
+             : tomp_g.target_offload == TOMP_OFFLOAD_DISABLED ? "DISABLED"
+                                                              : "DEFAULT");
   if (verbose) {
     str_puts(&s, "  GOMP_CPU_AFFINITY = ''\n");
     str_printf(&s, "  GOMP_STACKSIZE = '%zu'\n", tomp_g.stacksize);

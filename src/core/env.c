@@ -12,7 +12,10 @@
  * start-up (libgomp accepts anything and aborts when a bad field is displayed), prints one
  * line, not two, for a place list naming no usable CPU, warns when OMP_PLACES=name(n) asks
  * for more places than exist, and treats a >16-level OMP_NUM_THREADS/OMP_PROC_BIND list as
- * its first 16 levels (with a warning).  OMP_DISPLAY_ENV prints libgomp's keys in libgomp's
+ * its first 16 levels (with a warning), follows OpenMP 5.2 for OMP_TARGET_OFFLOAD=mandatory
+ * (the default device becomes omp_invalid_device; libgomp 12 ignores the setting when it has
+ * no offload device) and leaves out GOMP_CPU_AFFINITY CPUs the process may not run on (libgomp
+ * keeps them and fails to create threads).  OMP_DISPLAY_ENV prints libgomp's keys in libgomp's
  * order (env_display.sh compares them); GOMP_SPINCOUNT's default differs (tomp's own).
  *
  * OMP_TOOL, OMP_TOOL_LIBRARIES and OMP_TOOL_VERBOSE_INIT belong to the OMPT layer,
@@ -236,6 +239,18 @@ static int env_proc_bind(bool *given) {
   return (int)n;
 }
 
+static void env_target_offload(void) {
+  const char *v = getenv_set("OMP_TARGET_OFFLOAD");
+  if (!v) return;
+  if (is_word(v, "default")) tomp_g.target_offload = TOMP_OFFLOAD_DEFAULT;
+  else if (is_word(v, "mandatory")) tomp_g.target_offload = TOMP_OFFLOAD_MANDATORY;
+  else if (is_word(v, "disabled")) tomp_g.target_offload = TOMP_OFFLOAD_DISABLED;
+  else
+    tomp_warn("OMP_TARGET_OFFLOAD='%s' is not default, mandatory or disabled; using the default "
+              "(default)",
+              v);
+}
+
 /* number[B|K|M|G], unit K when absent */
 static void env_stacksize(void) {
   const char *name = "OMP_STACKSIZE";
@@ -368,6 +383,7 @@ void tomp_env_init(void) {
   tomp_g.display_affinity = 0;
   tomp_g.num_teams = 0;
   tomp_g.teams_thread_limit = 0;
+  tomp_g.target_offload = TOMP_OFFLOAD_DEFAULT;
   tomp_g.affinity_format = strdup(tomp_default_affinity_format);
   if (!tomp_g.affinity_format) tomp_fatal("out of memory");
 
@@ -411,6 +427,12 @@ void tomp_env_init(void) {
   env_bool("OMP_CANCELLATION", &canc);
   tomp_g.cancellation = canc;
 
+  /* OpenMP 5.2: with offloading mandatory and no device but the host, the default device is
+   * omp_invalid_device, so a device construct without a device clause terminates (device.c);
+   * an explicit OMP_DEFAULT_DEVICE still wins. */
+  env_target_offload();
+  if (tomp_g.target_offload == TOMP_OFFLOAD_MANDATORY)
+    tomp_g.icv.default_device = TOMP_INVALID_DEVICE;
   l = 0;
   if (env_int("OMP_DEFAULT_DEVICE", 0, &l)) tomp_g.icv.default_device = (int)l;
   l = 0;
@@ -425,11 +447,14 @@ void tomp_env_init(void) {
   tomp_g.display_affinity = da;
   env_affinity_format();
 
-  /* Places: OMP_PLACES turns binding on unless OMP_PROC_BIND says false; OMP_PROC_BIND
-   * alone binds to one place per hardware thread. */
+  /* Places: OMP_PLACES, else libgomp's GOMP_CPU_AFFINITY (one place per CPU listed), turns
+   * binding on unless OMP_PROC_BIND says false (then GOMP_CPU_AFFINITY is not even read, as
+   * in libgomp); OMP_PROC_BIND alone binds to one place per hardware thread. */
   const char *pl = getenv_set("OMP_PLACES");
   bool bind_off = bind_given && tomp_g.icv.bind == TOMP_BIND_FALSE;
-  if (pl && tomp_places_parse("OMP_PLACES", pl)) {
+  const char *gca = bind_off || pl ? NULL : getenv_set("GOMP_CPU_AFFINITY");
+  if ((pl && tomp_places_parse("OMP_PLACES", pl)) ||
+      (gca && tomp_places_parse_cpus("GOMP_CPU_AFFINITY", gca))) {
     if (!bind_given) {
       tomp_g.icv.bind = TOMP_BIND_TRUE;
       tomp_g.bind_list[0] = TOMP_BIND_TRUE;

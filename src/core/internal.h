@@ -70,8 +70,13 @@ typedef struct tomp_global {
   int display_affinity;
   int num_teams;            /* nteams-var, 0 unset */
   int teams_thread_limit;   /* teams-thread-limit-var, 0 unset */
+  int target_offload;       /* target-offload-var: TOMP_OFFLOAD_* */
   char *affinity_format;
 } tomp_global_t;
+
+enum { TOMP_OFFLOAD_DEFAULT, TOMP_OFFLOAD_MANDATORY, TOMP_OFFLOAD_DISABLED };
+/* OpenMP 5.2's omp_invalid_device, with libgomp's value (its omp.h from GCC 13 on). */
+#define TOMP_INVALID_DEVICE (-4)
 
 extern tomp_global_t tomp_g TOMP_HIDDEN;
 

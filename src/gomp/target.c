@@ -13,6 +13,9 @@
  * data/update/enter/exit are no-ops apart from their depend clauses; firstprivate variables are
  * copied before the region runs, because the region must not write the original.
  *
+ * The device argument is checked first (device.c, tomp_device_construct): omp_invalid_device,
+ * or any device but the host under OMP_TARGET_OFFLOAD=MANDATORY, terminates the program.
+ *
  * nowait: the target task is executed undeferred, after its dependences are satisfied; it is
  * complete when GOMP_target_ext returns, which satisfies every later dependence and taskwait. */
 #include <stdlib.h>
@@ -162,7 +165,7 @@ TOMP_EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, 
                                  void **depend, void **args) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  (void)device;
+  tomp_device_construct(device, "target construct");
   wait_depend(depend);
   char stackbuf[512] __attribute__((aligned(64)));
   void *heap = copy_firstprivate(mapnum, hostaddrs, sizes, kinds, stackbuf, sizeof stackbuf);
@@ -176,7 +179,8 @@ TOMP_EXPORT void GOMP_target(int device, void (*fn)(void *), const void *unused,
                              void **hostaddrs, size_t *sizes, unsigned char *kinds) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  (void)device, (void)unused, (void)mapnum, (void)sizes, (void)kinds;
+  (void)unused, (void)mapnum, (void)sizes, (void)kinds;
+  tomp_device_construct(device, "target construct");
   run_on_host(thr, fn, hostaddrs, 0, ompt_target);
 }
 
@@ -185,7 +189,8 @@ TOMP_EXPORT void GOMP_target_data(int device, const void *unused, size_t mapnum,
                                   void **hostaddrs, size_t *sizes, unsigned char *kinds) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  (void)device, (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  tomp_device_construct(device, "target data construct");
   ompt_target_point(thr, ompt_target_enter_data);
 }
 
@@ -193,7 +198,8 @@ TOMP_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddr
                                       size_t *sizes, unsigned short *kinds) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  tomp_device_construct(device, "target data construct");
   ompt_target_point(thr, ompt_target_enter_data);
 }
 
@@ -207,7 +213,8 @@ TOMP_EXPORT void GOMP_target_update(int device, const void *unused, size_t mapnu
                                     void **hostaddrs, size_t *sizes, unsigned char *kinds) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  (void)device, (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  tomp_device_construct(device, "target update directive");
   ompt_target_point(thr, ompt_target_update);
 }
 
@@ -216,7 +223,8 @@ TOMP_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostad
                                         void **depend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  tomp_device_construct(device, "target update directive");
   wait_depend(depend);
   ompt_target_point(thr, (flags & GOMP_TARGET_FLAG_NOWAIT) ? ompt_target_update_nowait
                                                            : ompt_target_update);
@@ -227,7 +235,10 @@ TOMP_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **h
                                              unsigned flags, void **depend) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  (void)device, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
+  tomp_device_construct(device, (flags & GOMP_TARGET_FLAG_EXIT_DATA)
+                                    ? "target exit data directive"
+                                    : "target enter data directive");
   wait_depend(depend);
   int kind = (flags & GOMP_TARGET_FLAG_EXIT_DATA) ? ompt_target_exit_data : ompt_target_enter_data;
   ompt_target_point(thr, (flags & GOMP_TARGET_FLAG_NOWAIT) ? kind + 8 : kind);

@@ -40,7 +40,8 @@ generic=("abc" "" "-1" "99999999999999999999" "4abc" " 4 x")
 for var in OMP_NUM_THREADS OMP_SCHEDULE OMP_DYNAMIC OMP_NESTED OMP_MAX_ACTIVE_LEVELS \
            OMP_THREAD_LIMIT OMP_STACKSIZE GOMP_STACKSIZE OMP_WAIT_POLICY GOMP_SPINCOUNT OMP_PROC_BIND OMP_PLACES \
            OMP_DISPLAY_ENV OMP_DISPLAY_AFFINITY OMP_CANCELLATION OMP_DEFAULT_DEVICE \
-           OMP_MAX_TASK_PRIORITY OMP_NUM_TEAMS OMP_TEAMS_THREAD_LIMIT; do
+           OMP_MAX_TASK_PRIORITY OMP_NUM_TEAMS OMP_TEAMS_THREAD_LIMIT OMP_TARGET_OFFLOAD \
+           GOMP_CPU_AFFINITY; do
   for v in "${generic[@]}"; do check "$var" "$v"; done
 done
 
@@ -65,6 +66,9 @@ for v in "1" "yes" "truex" "on"; do
 done
 for v in "1.5" "0x10"; do check OMP_DEFAULT_DEVICE "$v"; check OMP_MAX_TASK_PRIORITY "$v"; done
 for v in "2x" "0x2"; do check OMP_MAX_ACTIVE_LEVELS "$v"; done
+for v in "mandatory,default" "enabled" "mandatoryx" "1"; do check OMP_TARGET_OFFLOAD "$v"; done
+for v in "0,,1" "0," ",0" "1-0" "0-1:0" "0-" "0:2" "0x1" "0 - 1" "0;1" "{0}" "99999" \
+         "0-99999999"; do check GOMP_CPU_AFFINITY "$v"; done
 for v in 0; do check OMP_THREAD_LIMIT "$v"; check OMP_NUM_TEAMS "$v"; check OMP_TEAMS_THREAD_LIMIT "$v"; done
 
 echo "$count bad values checked, $fails failures"

@@ -61,6 +61,13 @@ expect OMP_CANCELLATION=true -- cancellation=1
 expect OMP_DEFAULT_DEVICE=0 -- default_device=0
 expect OMP_NUM_TEAMS=3 -- max_teams=3
 expect OMP_TEAMS_THREAD_LIMIT=4 -- teams_thread_limit=4
+expect OMP_TARGET_OFFLOAD=default -- default_device=0
+expect OMP_TARGET_OFFLOAD=DISABLED -- default_device=0
+# OpenMP 5.2: mandatory with no device but the host makes the default device omp_invalid_device
+# (-4, libgomp's value); libgomp 12 keeps 0.  An explicit OMP_DEFAULT_DEVICE wins.
+NOLIB=1 expect OMP_TARGET_OFFLOAD=mandatory -- default_device=-4
+NOLIB=1 expect "OMP_TARGET_OFFLOAD= Mandatory " -- default_device=-4
+expect OMP_TARGET_OFFLOAD=mandatory OMP_DEFAULT_DEVICE=0 -- default_device=0
 expect "OMP_AFFINITY_FORMAT=x %n %{thread_num} %0.4N" -- "affinity_format=x %n %{thread_num} %0.4N"
 expect -- worker_stack_at_least_32M=0
 for v in 32M 32m 32768 32768K "32 M" 33554432B 1G; do
@@ -102,6 +109,16 @@ if tomp OMP_PLACES=threads 2>/dev/null | grep -qx place1=1 && tomp OMP_PLACES=th
   expect "OMP_PLACES={0:2,!1}" -- num_places=1 place0=0 bound_ok=1
   expect "OMP_PLACES=0,1" -- num_places=2 place0=0 place1=1 bound_ok=1
   expect "OMP_PLACES= { 0 } , { 1 } " -- num_places=2 bound_ok=1
+  # libgomp's GOMP_CPU_AFFINITY: one place per CPU listed, in order; binding on unless
+  # OMP_PROC_BIND=false; ignored when OMP_PLACES is set
+  expect "GOMP_CPU_AFFINITY=1 0" -- proc_bind=1 num_places=2 place0=1 place1=0 bound_ok=1
+  expect "GOMP_CPU_AFFINITY=0-1" -- proc_bind=1 num_places=2 place0=0 place1=1 bound_ok=1
+  expect "GOMP_CPU_AFFINITY= 1 , 0 " -- num_places=2 place0=1 place1=0 bound_ok=1
+  expect "GOMP_CPU_AFFINITY=0-1:2" -- num_places=1 place0=0 bound_ok=1
+  expect "GOMP_CPU_AFFINITY=0 0 1" -- num_places=3 place0=0 place1=0 place2=1 bound_ok=1
+  expect "GOMP_CPU_AFFINITY=1 0" OMP_PROC_BIND=spread -- proc_bind=4 num_places=2 place0=1 bound_ok=1
+  expect "GOMP_CPU_AFFINITY=1 0" OMP_PROC_BIND=false -- proc_bind=0 num_places=0
+  expect "GOMP_CPU_AFFINITY=1 0" "OMP_PLACES={0,1}" -- proc_bind=1 num_places=1 place0=0,1 bound_ok=1
 fi
 
 echo "$fails failures"
