@@ -18,6 +18,7 @@
  * naturally aligned at mem + 8 (struct { int event; void *cb; }), recognised because only one
  * of the two readings is a plausible code address.  STATE replies the int state followed
  * immediately by the 8-byte wait id (12 bytes; with only 4 bytes of room, the state alone). */
+#include <pthread.h>
 #include <string.h>
 
 #include "collector.h"
@@ -30,6 +31,30 @@ static int running;   /* a session is open (written under session_lock, read any
 static int paused;
 static omp_collector_callback_t callbacks[NEVENTS];
 static uint64_t last_prid;
+
+/* fork(): a child has only the forking thread, so a lock another thread held at the fork would
+ * stay held in the child forever -- a START or STOP there would hang.  Both locks a session
+ * change takes are taken around every fork, in their nesting order (session, then the tool
+ * keys' lock inside tomp_tool_keys_sync), so a fork waits for a rewrite in progress and the
+ * child inherits code that is either all keyed on or all off, with its pages read-only. */
+static void fork_prepare(void) {
+  tomp_mutex_lock(&session_lock);
+  tomp_tool_keys_lock();
+}
+
+static void fork_parent(void) {
+  tomp_tool_keys_unlock();
+  tomp_mutex_unlock(&session_lock);
+}
+
+static void fork_child(void) {
+  tomp_tool_keys_unlock();
+  tomp_store_rlx(&session_lock.v, 0); /* free, and no waiter: the parent's are not here */
+}
+
+__attribute__((constructor)) static void collector_ctor(void) {
+  pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
 
 /* ---- region ids and states (async-signal-safe) ---------------------------------------- */
 

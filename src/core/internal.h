@@ -376,6 +376,10 @@ on: __attribute__((cold));
 /* After every change of tomp_ompt_enabled: the keys follow the word (toolkey.c).  false: the
  * code could not be rewritten, so the tool path cannot turn on (the caller undoes its bit). */
 bool tomp_tool_keys_sync(void) TOMP_HIDDEN;
+/* The lock tomp_tool_keys_sync holds, for fork handlers (collector.c): taken before fork(),
+ * released after it in parent and child. */
+void tomp_tool_keys_lock(void) TOMP_HIDDEN;
+void tomp_tool_keys_unlock(void) TOMP_HIDDEN;
 /* -- end ompt3 -- */
 /* -- collector -- which tools tomp_ompt_enabled says are active: an OMPT tool, a Collector API
  * session (src/collector).  Set and cleared with atomic or/and; event sites test the word. */

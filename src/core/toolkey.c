@@ -116,8 +116,13 @@ out:
   return ok;
 }
 
+void tomp_tool_keys_lock(void) { pthread_mutex_lock(&keys_lock); }
+void tomp_tool_keys_unlock(void) { pthread_mutex_unlock(&keys_lock); }
+
 #else
 
 bool tomp_tool_keys_sync(void) { return true; } /* the tests load tomp_ompt_enabled */
+void tomp_tool_keys_lock(void) {}
+void tomp_tool_keys_unlock(void) {}
 
 #endif
