@@ -299,7 +299,9 @@ static int get_target_info(uint64_t *device_num, ompt_id_t *target_id, ompt_id_t
 
 static int get_num_devices(void) { return 0; }
 
-static uint64_t next_id = 1;
+/* its own cache line: a tool may take ids at every event, while the line before holds the
+ * spin budgets every waiting thread reads */
+static uint64_t next_id __attribute__((aligned(64))) = 1;
 static uint64_t get_unique_id(void) { return __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED); }
 
 static void finalize_tool(void) { tomp_ompt_finalize(); }
