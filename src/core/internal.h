@@ -107,6 +107,11 @@ typedef struct tomp_task {
   /* OMPT: frame record and tool data live for the task's whole life */
   ompt_frame_t frame;
   ompt_data_t task_data;
+  /* OMPT, explicit tasks while they run: the task the executing thread suspended to run this
+   * one.  ompt_get_task_info's ancestors are the tasks with frames on the current thread's
+   * stack, so above a task that another thread created (stolen, or run in a barrier or a
+   * taskwait) comes the suspended task, not the generating one. */
+  struct tomp_task *sched_parent;
   /* Explicit-task machinery (task.c); zero for implicit tasks until they create children */
   void (*fn)(void *);
   void *data;

@@ -82,6 +82,7 @@ static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, ta
   x->t.frame.exit_frame_flags = 0;
   x->t.frame.enter_frame_flags = 0;
   x->t.task_data.value = 0;
+  x->t.sched_parent = NULL; /* NULL at rest too: the tiny task (no tool) leaves it so */
   x->t.fn = NULL;
   x->t.data = NULL;
   x->t.children = 0;
@@ -657,6 +658,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
+  x->t.sched_parent = prev;
   thr->task = &x->t;
   /* slots read once too; a tool with neither callback pays no call */
   bool ev = ompt && (TOMP_OMPT_SLOT(task_schedule) || (skip && TOMP_OMPT_SLOT(cancel)));
@@ -675,6 +677,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
     }
   }
   thr->task = prev;
+  x->t.sched_parent = NULL;
   x->t.frame.exit_frame.ptr = NULL;
   if (ompt) {
     if (ev) run_task_ompt(thr, x, prev, skip, false);
@@ -1113,11 +1116,13 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
+  x->t.sched_parent = p;
   thr->task = &x->t;
   if (tool) ompt_task_schedule(p, TOMP_OMPT_TASK_SWITCH, &x->t);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) fn(data);
   thr->task = p;
+  x->t.sched_parent = NULL;
   x->t.frame.exit_frame.ptr = NULL;
   if (tool) ompt_task_schedule(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE, p);
   tomp_set_state(thr, saved_state, saved_id);

@@ -251,7 +251,13 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
   tomp_thread_t *thr = tomp_self;
   if (!thr || level < 0) return 0;
   tomp_task_t *task = thr->task;
-  for (; task && level > 0; level--) task = task->parent;
+  /* the tasks whose frames are on this thread's stack (OpenMP 5.2 sec. 19.6.1.14): a running
+   * explicit task sits on the task its thread suspended for it (sched_parent), an implicit
+   * task on the task that encountered its parallel construct.  The tiny task (no tool) never
+   * runs while a tool can ask. */
+  for (; task && level > 0; level--)
+    task = (task->flags & TOMP_TASK_EXPLICIT) && task->sched_parent ? task->sched_parent
+                                                                     : task->parent;
   if (!task) return 0;
   if (flags) *flags = (int)(task->flags & ~TOMP_TASK_OWN_REGION);
   if (task_data) *task_data = &task->task_data;
