@@ -1,8 +1,8 @@
 /* ompt_get_task_info's ancestors are the tasks with frames on the calling thread's stack
  * (OpenMP 5.2 sec. 19.6.1.14; the 2015 technical report's "task below"), which is what a tool
  * stitching a thread's call stack needs.  Thread 0 creates a task and waits until thread 1,
- * waiting in an explicit barrier, has run it: inside it, level 1 must be thread 1's own implicit task
- * (thread_num 1, its enter frame set and on this thread's stack), not the implicit task of
+ * waiting in an explicit barrier, has run it: inside it, level 1 must be thread 1's own implicit
+ * task (thread_num 1, its enter frame set and on this thread's stack), not the implicit task of
  * thread 0 that generated it, and level 2 the initial task.  A task run at once (if(0)) or by
  * its creator in a taskwait has its creator's implicit task at level 1 either way.  (In the
  * closing barrier an implicit task's frames are NULL, as in libomp: its body has returned;
@@ -30,7 +30,9 @@ static int init(ompt_function_lookup_t lookup, int dev, ompt_data_t *td) {
   return task_info != NULL;
 }
 
-static void fini(ompt_data_t *td) { (void)td; }
+static void fini(ompt_data_t *td) {
+  (void)td;
+}
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rv) {
   (void)v, (void)rv;

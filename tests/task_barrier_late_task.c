@@ -20,7 +20,8 @@ static long count, deferred;
 static void spin_ns(long ns) {
   struct timespec a, b;
   clock_gettime(CLOCK_MONOTONIC, &a);
-  do clock_gettime(CLOCK_MONOTONIC, &b);
+  do
+    clock_gettime(CLOCK_MONOTONIC, &b);
   while ((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec < ns);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ompt-events.h"
+#include "affinity.h"
 #include "task.h"
 
 /* What ompt_set_callback answers, per event, for gcc-compiled programs: `always` where every
@@ -151,34 +152,28 @@ static ompt_data_t *get_thread_data(void) {
 
 static int get_num_procs(void) { return (int)tomp_num_procs; }
 
-/* The affinity module provides these when it is linked in; they must be async-signal-safe
- * (read tables that do not change after start-up). */
-int tomp_affinity_num_places(void) __attribute__((weak)) TOMP_HIDDEN;
-int tomp_affinity_place_procs(int place, int n, int *ids) __attribute__((weak)) TOMP_HIDDEN;
+/* Places: the table affinity.c builds at start-up and never changes afterwards, so reading
+ * it is async-signal-safe; the answers are omp_get_num_places() and its relatives'. */
+static int get_num_places(void) { return tomp_nplaces; }
 
-static int get_num_places(void) { return tomp_affinity_num_places ? tomp_affinity_num_places() : 0; }
-
+/* The number of processors in place; up to n of their ids into ids. */
 static int get_place_proc_ids(int place, int n, int *ids) {
-  if (!tomp_affinity_place_procs) return 0;
-  return tomp_affinity_place_procs(place, n, ids);
+  if (place < 0 || place >= tomp_nplaces) return 0;
+  const tomp_place_t *p = &tomp_places[place];
+  for (int i = 0; ids && i < n && i < p->nprocs; i++) ids[i] = p->procs[i];
+  return p->nprocs;
 }
 
 static int get_place_num(void) {
   tomp_thread_t *thr = tomp_self;
-  return thr ? thr->place : -1;
+  return thr && tomp_nplaces > 0 ? thr->place : -1;
 }
 
 static int get_partition_place_nums(int n, int *nums) {
   tomp_thread_t *thr = tomp_self;
-  int nplaces = get_num_places();
-  if (!thr || nplaces <= 0) return 0;
-  tomp_team_t *team = thr->team;
-  int first = 0, count = nplaces;
-  if (team && team->place_count) {
-    first = (int)team->place_first;
-    count = (int)team->place_count;
-  }
-  for (int i = 0; nums && i < n && i < count; i++) nums[i] = (first + i) % nplaces;
+  if (!thr) return 0;
+  int first, count = tomp_affinity_partition(thr, &first);
+  for (int i = 0; nums && i < n && i < count; i++) nums[i] = first + i;
   return count;
 }
 
