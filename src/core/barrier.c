@@ -16,10 +16,16 @@ void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
   b->nthreads = n;
 }
 
-static bool try_release(tomp_barrier_t *b, uint32_t *ctr) {
+static bool try_release(tomp_team_t *team, uint32_t *ctr) {
+  tomp_barrier_t *b = &team->bar;
   uint32_t n = b->nthreads;
   if (!__atomic_compare_exchange_n(ctr, &n, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     return false;
+  /* A `cancel for` in a loop the runtime never saw (static, inlined by gcc, first construct
+   * of its region) is held by the team (cancel.c); it ends with that construct's barrier,
+   * this one: everybody has arrived and nobody has left yet. */
+  if (tomp_unlikely(tomp_load_rlx(&team->cancelled) & TOMP_CANCEL_WS))
+    __atomic_fetch_and(&team->cancelled, ~TOMP_CANCEL_WS, __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&b->gen, 1, __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) tomp_futex_wake(&b->seq, 0x7fffffff);
@@ -60,8 +66,8 @@ static bool all_done(tomp_team_t *team, uint32_t *ctr) {
 
 void tomp_barrier_tasks_done(tomp_team_t *team) {
   tomp_barrier_t *b = &team->bar;
-  if (all_done(team, &b->arrived)) try_release(b, &b->arrived);
-  if (all_done(team, &b->arrived_final)) try_release(b, &b->arrived_final);
+  if (all_done(team, &b->arrived)) try_release(team, &b->arrived);
+  if (all_done(team, &b->arrived_final)) try_release(team, &b->arrived_final);
 }
 
 void tomp_barrier_cancel(tomp_team_t *team) {
@@ -126,7 +132,7 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
                                                                      : &b->arrived;
   uint32_t a = __atomic_add_fetch(ctr, 1, __ATOMIC_SEQ_CST);
   if (a == b->nthreads && tomp_team_ntasks(team) == 0 &&
-      try_release(b, ctr))
+      try_release(team, ctr))
     goto out;
 
   unsigned long spin = 0, budget = tomp_spins();
@@ -152,7 +158,7 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
       continue;
     }
     since_task++;
-    if (all_done(team, ctr) && try_release(b, ctr)) break;
+    if (all_done(team, ctr) && try_release(team, ctr)) break;
     if (++spin < budget) {
       if (worker_end) __atomic_store_n(&thr->team_busy, 0, __ATOMIC_RELEASE);
       tomp_wait_pause();

@@ -46,8 +46,11 @@ bool tomp_cancel_activate(tomp_thread_t *thr, int kind) {
     }
     break;
   case TOMP_CK_WS:
-    /* orphaned (no current construct): only the calling thread is cancelled */
-    tomp_ws_cancel(thr);
+    /* No current construct: a static loop gcc inlined, first of its region (later ones find
+     * the ring slot of the construct before, as every thread does: tomp_ws_cur).  The team
+     * holds the request until the construct's barrier releases (barrier.c). */
+    if (!tomp_ws_cancel(thr) && team)
+      __atomic_fetch_or(&team->cancelled, TOMP_CANCEL_WS, __ATOMIC_SEQ_CST);
     break;
   case TOMP_CK_TASKGROUP: {
     tomp_taskgroup_t *tg = tomp_taskgroup_cancel_target(thr->task);

@@ -188,8 +188,9 @@ typedef struct tomp_team {
   unsigned long single_count __attribute__((aligned(TOMP_CACHELINE)));
 } tomp_team_t;
 
-/* team->cancelled bits.  PARALLEL stays set to the end of the region; WS is no longer used
- * (fix: `cancel for/sections` is a flag on the construct's descriptor, ws.h). */
+/* team->cancelled bits.  PARALLEL stays set to the end of the region.  `cancel for/sections`
+ * is a flag on the construct's descriptor (ws.h); WS holds it when the thread has no
+ * construct (a static loop gcc inlined, first in its region) until the next barrier. */
 #define TOMP_CANCEL_PARALLEL 1u
 #define TOMP_CANCEL_WS 2u
 

@@ -232,7 +232,11 @@ bool tomp_ws_cancel(tomp_thread_t *thr) {
 
 bool tomp_ws_cancel_point(tomp_thread_t *thr) {
   tomp_ws_t *d = tomp_ws_cur(thr);
-  return d ? tomp_ws_cancelled(thr, d) : tomp_ws_region_cancelled(thr);
+  if (d) return tomp_ws_cancelled(thr, d);
+  /* no construct: a loop gcc inlined, cancelled through the team (cancel.c) */
+  tomp_team_t *team = thr->team;
+  return team &&
+         (tomp_load_acq(&team->cancelled) & (TOMP_CANCEL_PARALLEL | TOMP_CANCEL_WS)) != 0;
 }
 
 tomp_ws_t *tomp_ws_cur(tomp_thread_t *thr) {
