@@ -26,7 +26,8 @@ int main(void) {
           __atomic_store_n(&signalled, 1, __ATOMIC_SEQ_CST);
 #pragma omp cancel for
         } else {
-          while (!__atomic_load_n(&signalled, __ATOMIC_SEQ_CST)) sched_yield();
+          while (!__atomic_load_n(&signalled, __ATOMIC_SEQ_CST))
+            sched_yield();
           usleep(10000);
           __atomic_add_fetch(&reached, 1, __ATOMIC_SEQ_CST);
 #pragma omp cancellation point for

@@ -30,12 +30,15 @@ taskloop_body(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lon
   tomp_thread_t *thr = tomp_thread();
   if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
   bool group = !(flags & GOMP_TASK_FLAG_NOGROUP);
-  if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_begin, n);
+  /* OMPT: the construct runs "as if enclosed in a taskgroup" (OpenMP 5.2 taskloop), so the
+   * taskgroup region encloses the taskloop's work region: taskgroup begin, work begin, the
+   * tasks, work end, then the taskgroup's wait and end (as libomp reports it). */
   if (group) {
     tomp_taskgroup_begin(thr);
     if ((flags & GOMP_TASK_FLAG_REDUCTION) && data)
       tomp_task_reduction_register(thr, ((uintptr_t **)data)[2]);
   }
+  if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_begin, n);
 
   gomp_ull ntasks, base, extra;
   if (flags & GOMP_TASK_FLAG_GRAINSIZE) {
@@ -104,8 +107,8 @@ taskloop_body(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lon
     else
       tomp_task_create(thr, &s);
   }
-  if (group) tomp_taskgroup_end(thr);
   if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_end, n);
+  if (group) tomp_taskgroup_end(thr);
 }
 
 static void __attribute__((noinline))
