@@ -33,29 +33,15 @@ case "$CACHE/" in "$HERE"/*) die "the cache ($CACHE) must lie outside the reposi
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi; }
 
+source "$HERE/tools/debsrc.sh"
+
 fetch() {
   [ -f "$SRC/libgomp/testsuite/libgomp.c/c.exp" ] && return 0
-  local apt=$CACHE/apt
-  mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$CACHE/src"
-  # A deb-src list of our own; the system's apt sources stay untouched.
-  local uri
-  uri=$(sed -n 's/^URIs:[ ]*\(.*debian\)[/]*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
-  uri=${uri:-http://deb.debian.org/debian}
-  cat >"$apt/src.sources" <<SRCS
-Types: deb-src
-URIs: $uri
-Suites: bookworm bookworm-updates
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRCS
-  local o=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$apt"
-           -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
+  local apt=$CACHE/apt orig
+  mkdir -p "$CACHE/src"
   echo "gcc-testsuite: fetching the gcc-12 source package into $CACHE" >&2
-  apt-get "${o[@]}" update >"$CACHE/fetch.log" 2>&1 || die "apt-get update failed (see $CACHE/fetch.log)"
-  (cd "$apt" && apt-get "${o[@]}" source --download-only gcc-12) >>"$CACHE/fetch.log" 2>&1 ||
+  orig=$(debsrc_download "$CACHE" gcc-12 "$CACHE/fetch.log") ||
     die "downloading gcc-12 sources failed (see $CACHE/fetch.log)"
-  local orig
-  orig=$(ls "$apt"/gcc-12_*.orig.tar.* 2>/dev/null | head -1)
   [ -n "$orig" ] || die "no gcc-12 orig tarball in $apt"
   echo "gcc-testsuite: unpacking the libgomp testsuite" >&2
   local tmp=$CACHE/unpack.$$

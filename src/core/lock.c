@@ -226,13 +226,15 @@ TOMP_EXPORT void omp_set_nest_lock(omp_nest_lock_t *lock) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   nest_lock_t *l = (nest_lock_t *)(void *)lock;
+  /* OMPT: the lock-acquire event comes before the lock is requested, also when the task owns
+   * it already (OpenMP 5.2 omp_set_nest_lock: then nest-lock-owned follows, not acquired) */
+  EV(tomp_ev_mutex_acquire(thr, TOMP_MUTEX_NEST_LOCK, tomp_lockword_hint(&l->word), lock));
   /* Only the owner can have stored itself in owner, so a relaxed read suffices. */
   if (__atomic_load_n(&l->owner, __ATOMIC_RELAXED) == thr->task) {
     l->count++;
     EV(tomp_ev_nest_lock(thr, true, lock));
     return;
   }
-  EV(tomp_ev_mutex_acquire(thr, TOMP_MUTEX_NEST_LOCK, tomp_lockword_hint(&l->word), lock));
   tomp_lockword_acquire(&l->word, ompt_state_wait_lock);
   __atomic_store_n(&l->owner, thr->task, __ATOMIC_RELAXED);
   l->count = 1;
@@ -263,12 +265,13 @@ TOMP_EXPORT int omp_test_nest_lock(omp_nest_lock_t *lock) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   nest_lock_t *l = (nest_lock_t *)(void *)lock;
+  /* OMPT: the lock-test-acquire event comes before the lock is tested, owned or not */
+  EV(tomp_ev_mutex_acquire(thr, TOMP_MUTEX_TEST_NEST_LOCK, tomp_lockword_hint(&l->word), lock));
   if (__atomic_load_n(&l->owner, __ATOMIC_RELAXED) == thr->task) {
     int c = ++l->count;
     EV(tomp_ev_nest_lock(thr, true, lock));
     return c;
   }
-  EV(tomp_ev_mutex_acquire(thr, TOMP_MUTEX_TEST_NEST_LOCK, tomp_lockword_hint(&l->word), lock));
   if (!tomp_lockword_try(&l->word)) return 0;
   __atomic_store_n(&l->owner, thr->task, __ATOMIC_RELAXED);
   l->count = 1;

@@ -55,6 +55,12 @@ void tp_blame_acquire(tp_thread_t *t, uint64_t wait_id) {
   atomic_store_explicit(&t->wanted, wait_id, memory_order_relaxed);
 }
 
+bool tp_blame_holds(const tp_thread_t *t, uint64_t wait_id) {
+  for (int i = 0; i < TP_HELD; i++)
+    if (wait_id && t->held[i].id == wait_id) return true;
+  return false;
+}
+
 void tp_blame_acquired(tp_thread_t *t, uint64_t wait_id) {
   atomic_store_explicit(&t->wanted, 0, memory_order_relaxed);
   if (!wait_id) return;

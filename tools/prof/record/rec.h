@@ -9,6 +9,7 @@
 #include <omp-tools.h>
 #include <semaphore.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -169,6 +170,8 @@ TP_HIDDEN uint64_t tp_ctx_count(void);
 /* ---- directed blame (blame.c) ---- */
 /* From the mutex callbacks of thread t (wait ids as the callbacks give them). */
 TP_HIDDEN void tp_blame_acquire(tp_thread_t *t, uint64_t wait_id);
+/* Whether t holds the mutex wait_id (a nest lock its task re-acquires). */
+TP_HIDDEN bool tp_blame_holds(const tp_thread_t *t, uint64_t wait_id);
 TP_HIDDEN void tp_blame_acquired(tp_thread_t *t, uint64_t wait_id);
 TP_HIDDEN void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id);
 /* Signal-safe: a sample of t in a mutex wait state (state_wait_id: ompt_get_state's). */

@@ -205,6 +205,8 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
   (void)impl;
   tp_thread_t *t = tp_self;
   if (!t || is_test(kind)) return; /* a test never waits */
+  /* a task setting a nest lock it owns: no wait, and no acquired follows (nest_lock does) */
+  if (kind == ompt_mutex_nest_lock && tp_blame_holds(t, wait_id)) return;
   tp_blame_acquire(t, wait_id);
   if (tracing()) tp_trace_event(t, TP_EV_MUTEX_WAIT, TP_PH_BEGIN, wait_id, 0, codeptr_ra, kind);
 }
