@@ -16,7 +16,11 @@
  * Inside a target region gcc does not outline the teams body: the target function loops
  * `for (first = true; GOMP_teams4(lo, hi, limit, first); first = false) body;`, so GOMP_teams4
  * advances the team number of the (target region's) current task; it runs the lower bound of
- * the num_teams range, 1 without the clause, as libgomp's host fallback does. */
+ * the num_teams range, 1 without the clause, as libgomp's host fallback does.  With a tool
+ * attached at the first call, the league is reported as GOMP_teams_reg reports one: each team
+ * body runs in an initial task of its own (switched in and out across the GOMP_teams4 calls),
+ * between the league's parallel_begin and parallel_end. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gomp.h"
@@ -26,6 +30,20 @@
 #pragma weak GOMP_taskwait
 
 static unsigned clamp_limit(unsigned tl) { return tl > (~0u >> 1) ? (~0u >> 1) : tl; }
+
+/* Team k's initial task of the league rt (rt->size teams) that enc encountered. */
+static void team_task_init(tomp_thread_t *thr, tomp_region_task_t *rt, tomp_task_t *enc,
+                           unsigned k) {
+  tomp_task_t *initial = &rt->task;
+  memset(initial, 0, sizeof *initial);
+  initial->team = thr->team;
+  initial->icv = enc->icv;
+  initial->icv.league_num = k;
+  initial->icv.league_size = rt->size;
+  initial->flags = TOMP_TASK_INITIAL | TOMP_TASK_OWN_REGION;
+  initial->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  initial->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+}
 
 TOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
                                 unsigned thread_limit, unsigned flags) {
@@ -43,15 +61,8 @@ TOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_tea
   bool ompt = tomp_ompt_on();
   if (ompt) tomp_ompt_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
   for (unsigned k = 0; k < num_teams; k++) {
-    memset(initial, 0, sizeof *initial);
-    initial->team = thr->team;
-    initial->icv = enc->icv;
-    initial->icv.league_num = k;
-    initial->icv.league_size = num_teams;
+    team_task_init(thr, &rt, enc, k);
     if (thread_limit) initial->icv.thread_limit = clamp_limit(thread_limit);
-    initial->flags = TOMP_TASK_INITIAL | TOMP_TASK_OWN_REGION;
-    initial->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-    initial->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     thr->task = initial;
     if (ompt) {
       tomp_ompt_region_task_(ompt_scope_begin, &rt, k);
@@ -69,18 +80,19 @@ TOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_tea
   if (ompt) tomp_ompt_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
 }
 
-TOMP_EXPORT bool GOMP_teams4(unsigned num_teams_lower, unsigned num_teams_upper,
-                             unsigned thread_limit, bool first) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  tomp_icv_t *icv = &thr->task->icv;
-  if (first) {
-    unsigned n = num_teams_lower ? num_teams_lower : num_teams_upper ? num_teams_upper : 1;
-    if (thread_limit) icv->thread_limit = clamp_limit(thread_limit);
-    icv->league_size = n;
-    icv->league_num = 0;
-    return true;
-  }
+/* GOMP_teams4 under a tool.  The team bodies run in the target function itself, so a team's
+ * initial task takes the encountering task's place on the thread (with its exit frame, the
+ * runtime frame that called that function) from one GOMP_teams4 call to the next.  The
+ * record stays with the thread once made (the entry guard of the call that ends a league
+ * still writes to the last team's task as it returns). */
+typedef struct {
+  tomp_region_task_t rt;
+  tomp_task_t *enc; /* the encountering task: it keeps the league's number and size */
+  bool active;
+} league4_t;
+
+/* Advance the league kept in icv: false after the last team (the league is cleared). */
+static bool league_next(tomp_icv_t *icv) {
   if (icv->league_num + 1 >= icv->league_size) {
     icv->league_num = 0;
     icv->league_size = 0;
@@ -88,6 +100,59 @@ TOMP_EXPORT bool GOMP_teams4(unsigned num_teams_lower, unsigned num_teams_upper,
   }
   icv->league_num++;
   return true;
+}
+
+/* The team now starting (league_num of the encountering task) gets its initial task. */
+static void teams4_team_begin(tomp_thread_t *thr, league4_t *l) {
+  unsigned k = l->enc->icv.league_num;
+  team_task_init(thr, &l->rt, l->enc, k);
+  l->rt.task.frame.exit_frame = l->enc->frame.exit_frame;
+  thr->task = &l->rt.task;
+  tomp_ompt_region_task_(ompt_scope_begin, &l->rt, k);
+}
+
+static void teams4_league_begin(tomp_thread_t *thr) {
+  league4_t *l = thr->ompt_teams4;
+  if (!l) thr->ompt_teams4 = l = tomp_calloc(1, sizeof *l);
+  l->enc = thr->task;
+  l->rt.size = l->enc->icv.league_size;
+  l->active = true;
+  tomp_ompt_league_(thr, ompt_scope_begin, l->enc, &l->rt.parallel_data, l->rt.size);
+  teams4_team_begin(thr, l);
+}
+
+/* Between two teams, or after the last one. */
+static bool teams4_next(tomp_thread_t *thr, league4_t *l) {
+  tomp_task_t *initial = &l->rt.task;
+  if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* a team ends with its tasks */
+  initial->frame.exit_frame.ptr = NULL;
+  tomp_ompt_region_task_(ompt_scope_end, &l->rt, initial->icv.league_num);
+  thr->task = l->enc;
+  if (!league_next(&l->enc->icv)) {
+    l->active = false;
+    tomp_ompt_league_(thr, ompt_scope_end, l->enc, &l->rt.parallel_data, l->rt.size);
+    return false;
+  }
+  teams4_team_begin(thr, l);
+  return true;
+}
+
+TOMP_EXPORT bool GOMP_teams4(unsigned num_teams_lower, unsigned num_teams_upper,
+                             unsigned thread_limit, bool first) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  if (first) {
+    tomp_icv_t *icv = &thr->task->icv;
+    unsigned n = num_teams_lower ? num_teams_lower : num_teams_upper ? num_teams_upper : 1;
+    if (thread_limit) icv->thread_limit = clamp_limit(thread_limit);
+    icv->league_size = n;
+    icv->league_num = 0;
+    if (tomp_ompt_on()) teams4_league_begin(thr);
+    return true;
+  }
+  league4_t *l = thr->ompt_teams4;
+  if (l && l->active) return teams4_next(thr, l);
+  return league_next(&thr->task->icv);
 }
 
 /* GCC 4.x: called once at the top of a target region's teams body; one team on the host. */

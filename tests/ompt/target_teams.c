@@ -25,5 +25,13 @@ int main(void) {
 #pragma omp target enter data map(to : x)
 #pragma omp target exit data map(from : x)
   CHECK(x == 1);
+  /* target teams: gcc loops over GOMP_teams4 inside the target function */
+  int teams[2] = {0}, nteams = 0;
+#pragma omp target teams num_teams(2) map(tofrom : teams, nteams)
+  {
+    teams[omp_get_team_num()] = 1;
+    if (omp_get_team_num() == 0) nteams = omp_get_num_teams();
+  }
+  CHECK(teams[0] && teams[1] && nteams == 2);
   return 0;
 }
