@@ -2,7 +2,9 @@
  * lock (then the critical section) while computing in hold_lock_work / hold_critical_work,
  * and the other thread, which waits until the holder is inside, blocks on it for the whole
  * hold: samples in wait_lock / wait_critical states and BLAME records from the releases
- * must appear.  The rounds alternate the holder. */
+ * must appear.  The rounds alternate the holder.  At the end each thread sets a nest lock it
+ * already holds (a lock-acquire event with no acquired after it: the trace's waits must
+ * still pair). */
 #include <omp.h>
 #include <stdio.h>
 
@@ -63,6 +65,17 @@ int main(void) {
     }
   }
   omp_destroy_lock(&lock);
+  omp_nest_lock_t nest;
+  omp_init_nest_lock(&nest);
+#pragma omp parallel num_threads(2)
+  {
+    omp_set_nest_lock(&nest);
+    omp_set_nest_lock(&nest);
+    acc += 1;
+    omp_unset_nest_lock(&nest);
+    omp_unset_nest_lock(&nest);
+  }
+  omp_destroy_nest_lock(&nest);
   printf("acc %g\n", acc);
   return acc > 0 ? 0 : 1;
 }
