@@ -131,9 +131,7 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
   uint32_t *ctr = kind == ompt_state_wait_barrier_implicit_parallel ? &b->arrived_final
                                                                      : &b->arrived;
   uint32_t a = __atomic_add_fetch(ctr, 1, __ATOMIC_SEQ_CST);
-  if (a == b->nthreads && tomp_team_ntasks(team) == 0 &&
-      try_release(team, ctr))
-    goto out;
+  if (a == b->nthreads && tomp_team_ntasks(team) == 0 && try_release(team, ctr)) goto out;
 
   unsigned long spin = 0, budget = tomp_spins();
   unsigned since_task = TASK_PACE;

@@ -232,7 +232,7 @@ typedef struct tomp_thread {
   ompt_data_t ompt_implicit_parallel_data; /* initial threads: their implicit parallel region */
   unsigned ompt_requested;      /* requested parallelism of the region being forked */
   int ompt_fork_flags;          /* extra ompt_parallel_flag_t bits for the next fork */
-  void *ompt_teams4;            /* teams.c: the league GOMP_teams4 is running, while a tool saw it begin */
+  void *ompt_teams4;            /* teams.c: GOMP_teams4's league record under a tool */
   uint32_t ompt_end_req;        /* finalize asks this parked worker to report thread_end */
   struct tomp_thread *ompt_next; /* registry of workers that reported thread_begin */
   /* -- ompt2 -- */

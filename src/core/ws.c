@@ -235,8 +235,7 @@ bool tomp_ws_cancel_point(tomp_thread_t *thr) {
   if (d) return tomp_ws_cancelled(thr, d);
   /* no construct: a loop gcc inlined, cancelled through the team (cancel.c) */
   tomp_team_t *team = thr->team;
-  return team &&
-         (tomp_load_acq(&team->cancelled) & (TOMP_CANCEL_PARALLEL | TOMP_CANCEL_WS)) != 0;
+  return team && (tomp_load_acq(&team->cancelled) & (TOMP_CANCEL_PARALLEL | TOMP_CANCEL_WS)) != 0;
 }
 
 tomp_ws_t *tomp_ws_cur(tomp_thread_t *thr) {
