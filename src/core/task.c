@@ -1116,13 +1116,11 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
-  x->t.sched_parent = p;
-  thr->task = &x->t;
+  thr->task = &x->t; /* sched_parent stays NULL: run at once, the task below is its parent */
   if (tool) ompt_task_schedule(p, TOMP_OMPT_TASK_SWITCH, &x->t);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) fn(data);
   thr->task = p;
-  x->t.sched_parent = NULL;
   x->t.frame.exit_frame.ptr = NULL;
   if (tool) ompt_task_schedule(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE, p);
   tomp_set_state(thr, saved_state, saved_id);

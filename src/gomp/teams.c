@@ -87,8 +87,8 @@ TOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_tea
  * still writes to the last team's task as it returns). */
 typedef struct {
   tomp_region_task_t rt;
-  tomp_task_t *enc; /* the encountering task: it keeps the league's number and size */
-  bool active;
+  tomp_task_t *enc; /* the encountering task (it keeps the league's number and size); NULL
+                     * when no league is running */
 } league4_t;
 
 /* Advance the league kept in icv: false after the last team (the league is cleared). */
@@ -116,7 +116,6 @@ static void teams4_league_begin(tomp_thread_t *thr) {
   if (!l) thr->ompt_teams4 = l = tomp_calloc(1, sizeof *l);
   l->enc = thr->task;
   l->rt.size = l->enc->icv.league_size;
-  l->active = true;
   tomp_ompt_league_(thr, ompt_scope_begin, l->enc, &l->rt.parallel_data, l->rt.size);
   teams4_team_begin(thr, l);
 }
@@ -129,8 +128,8 @@ static bool teams4_next(tomp_thread_t *thr, league4_t *l) {
   tomp_ompt_region_task_(ompt_scope_end, &l->rt, initial->icv.league_num);
   thr->task = l->enc;
   if (!league_next(&l->enc->icv)) {
-    l->active = false;
     tomp_ompt_league_(thr, ompt_scope_end, l->enc, &l->rt.parallel_data, l->rt.size);
+    l->enc = NULL;
     return false;
   }
   teams4_team_begin(thr, l);
@@ -151,7 +150,7 @@ TOMP_EXPORT bool GOMP_teams4(unsigned num_teams_lower, unsigned num_teams_upper,
     return true;
   }
   league4_t *l = thr->ompt_teams4;
-  if (l && l->active) return teams4_next(thr, l);
+  if (l && l->enc) return teams4_next(thr, l);
   return league_next(&thr->task->icv);
 }
 
