@@ -20,12 +20,10 @@
 #include <time.h>
 
 #include "check.h"
-#include "omp_collector_api.h"
+#include "collector_client.h"
 
-#define HDR OMP_COLLECTORAPI_HEADERSIZE
 enum { FLIPS = 2000 };
 
-static int (*api)(void *); /* looked up: the test binary links against any libgomp */
 static uint64_t events; /* OMP_EVENT_FORK and OMP_EVENT_THR_BEGIN_IBAR deliveries */
 static int flips_done, stop_workload;
 
@@ -34,32 +32,13 @@ static void on_event(OMP_COLLECTORAPI_EVENT e) {
   __atomic_add_fetch(&events, 1, __ATOMIC_RELAXED);
 }
 
-/* One request record (header, then mem), then the terminating zero size; returns its ec. */
-static int request(int r, const void *mem, int memsz) {
-  uint64_t buf[8] = {0};
-  int h[4] = {HDR + memsz, r, -1, -1};
-  memcpy(buf, h, sizeof h);
-  if (memsz) memcpy((char *)buf + HDR, mem, (size_t)memsz);
-  CHECK(api(buf) == 0);
-  memcpy(h, buf, sizeof h);
-  return h[2];
-}
-
-static int reg(int ev) {
-  char in[12];
-  void (*cb)(OMP_COLLECTORAPI_EVENT) = on_event;
-  memcpy(in, &ev, 4);
-  memcpy(in + 4, &cb, 8);
-  return request(OMP_REQ_REGISTER, in, 12);
-}
-
 static void *flipper(void *arg) {
   (void)arg;
   struct timespec pause = {0, 100000};
   for (int i = 0; i < FLIPS; i++) {
     CHECK(request(OMP_REQ_START, NULL, 0) == OMP_ERRCODE_OK);
-    CHECK(reg(OMP_EVENT_FORK) == OMP_ERRCODE_OK);
-    CHECK(reg(OMP_EVENT_THR_BEGIN_IBAR) == OMP_ERRCODE_OK);
+    CHECK(reg(OMP_EVENT_FORK, on_event) == OMP_ERRCODE_OK);
+    CHECK(reg(OMP_EVENT_THR_BEGIN_IBAR, on_event) == OMP_ERRCODE_OK);
     nanosleep(&pause, NULL);
     CHECK(request(OMP_REQ_STOP, NULL, 0) == OMP_ERRCODE_OK);
     __atomic_store_n(&flips_done, i + 1, __ATOMIC_RELEASE);

@@ -21,37 +21,16 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "omp_collector_api.h"
+#include "collector_client.h"
 
-#define HDR OMP_COLLECTORAPI_HEADERSIZE
 enum { FORKS = 60 };
 
-static int (*api)(void *);
 static int stop_flipping;
 static long forks_seen; /* OMP_EVENT_FORK deliveries (in a child: its own) */
 
 static void on_fork(OMP_COLLECTORAPI_EVENT e) {
   (void)e;
   __atomic_add_fetch(&forks_seen, 1, __ATOMIC_RELAXED);
-}
-
-static int request(int r, const void *mem, int memsz) {
-  uint64_t buf[8] = {0};
-  int h[4] = {HDR + memsz, r, -1, -1};
-  memcpy(buf, h, sizeof h);
-  if (memsz) memcpy((char *)buf + HDR, mem, (size_t)memsz);
-  if (api(buf) != 0) return -100;
-  memcpy(h, buf, sizeof h);
-  return h[2];
-}
-
-static int reg_fork(void) {
-  char in[12];
-  int ev = OMP_EVENT_FORK;
-  void (*cb)(OMP_COLLECTORAPI_EVENT) = on_fork;
-  memcpy(in, &ev, 4);
-  memcpy(in + 4, &cb, 8);
-  return request(OMP_REQ_REGISTER, in, 12);
 }
 
 static void *flipper(void *arg) {
@@ -73,7 +52,7 @@ static int child(void) {
     if (request(OMP_REQ_START, NULL, 0) != OMP_ERRCODE_OK) return 11;
   }
   __atomic_store_n(&forks_seen, 0, __ATOMIC_RELAXED);
-  if (reg_fork() != OMP_ERRCODE_OK) return 12;
+  if (reg(OMP_EVENT_FORK, on_fork) != OMP_ERRCODE_OK) return 12;
   int n = 0;
 #pragma omp parallel num_threads(2)
   {
