@@ -3,9 +3,11 @@
  * Sessions.  OMP_REQ_START opens a session (initialising the runtime first if the collector
  * calls before tomp's constructor ran), OMP_REQ_STOP closes it and cancels every callback;
  * a later START opens a new one.  Outside a session every request but START gets
- * OMP_ERRCODE_SEQUENCE_ERR.  While a session is open TOMP_TOOL_COLLECTOR is set in
- * tomp_ompt_enabled, so the OMPT event sites call into collector.h; PAUSE only stops delivery
- * (region ids keep being assigned, states stay current).
+ * OMP_ERRCODE_SEQUENCE_ERR.  While a session is open the collector listens (TOMP_OBS_COLLECTOR
+ * in the event layer's tomp_listeners, core/event.h) and its hooks below map the core's events
+ * onto the white paper's; PAUSE only stops delivery (region ids keep being assigned, states
+ * stay current).  Thread states and region ids are read from the core fields every observer
+ * reads (thr->state, thr->wait_id, the teams).
  *
  * Requests that change the session are serialised by one lock; STATE, CURRENT_PRID and
  * PARENT_PRID take no lock, allocate nothing and touch only the calling thread's descriptor
@@ -21,8 +23,8 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "collector.h"
-#include "ompt.h"
+#include "internal.h"
+#include "omp_collector_api.h"
 
 #define NEVENTS (OMP_EVENT_THR_END_ATWT + 1)
 
@@ -52,7 +54,11 @@ static void fork_child(void) {
   tomp_store_rlx(&session_lock.v, 0); /* free, and no waiter: the parent's are not here */
 }
 
-__attribute__((constructor)) static void collector_ctor(void) {
+static const tomp_observer_t collector_observer;
+static void want_events(bool on);
+
+__attribute__((constructor(101))) static void collector_ctor(void) {
+  tomp_observer_attach(TOMP_OBS_SLOT_COLLECTOR, &collector_observer);
   pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
@@ -247,10 +253,11 @@ static void req_start(req_t *q) {
     clear_callbacks();
     __atomic_store_n(&paused, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&running, 1, __ATOMIC_RELEASE);
-    __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_COLLECTOR, __ATOMIC_RELEASE);
+    want_events(true);
     ec = OMP_ERRCODE_OK;
-    if (!tomp_tool_keys_sync()) { /* the event sites cannot be turned on (the key code said why) */
-      __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_COLLECTOR, __ATOMIC_RELEASE);
+    if (!tomp_listen(
+            TOMP_OBS_COLLECTOR)) { /* the event sites cannot be turned on (the key code said why) */
+      want_events(false);
       __atomic_store_n(&running, 0, __ATOMIC_RELEASE);
       ec = OMP_ERRCODE_ERROR;
     }
@@ -260,8 +267,8 @@ static void req_start(req_t *q) {
 }
 
 static void req_stop(req_t *q) {
-  __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_COLLECTOR, __ATOMIC_RELEASE);
-  tomp_tool_keys_sync();
+  tomp_unlisten(TOMP_OBS_COLLECTOR);
+  want_events(false);
   clear_callbacks();
   __atomic_store_n(&running, 0, __ATOMIC_RELEASE);
   reply(q, OMP_ERRCODE_OK, 0);
@@ -325,28 +332,41 @@ TOMP_EXPORT int __omp_collector_api(void *arg) {
 
 /* ---- events ---------------------------------------------------------------------------- */
 
-void tomp_coll_event_(tomp_thread_t *thr, int event) {
-  (void)thr;
+static void deliver(int event) {
   if (__atomic_load_n(&paused, __ATOMIC_RELAXED)) return;
   omp_collector_callback_t f = __atomic_load_n(&callbacks[event], __ATOMIC_ACQUIRE);
   if (f) f((OMP_COLLECTORAPI_EVENT)event);
 }
 
-void tomp_coll_fork_(tomp_thread_t *thr, tomp_team_t *team) {
+static void idle(tomp_thread_t *thr, bool begin) {
+  deliver(begin ? OMP_EVENT_THR_BEGIN_IDLE : OMP_EVENT_THR_END_IDLE);
+}
+
+/* The encountering thread forks team: give the region its id, deliver OMP_EVENT_FORK (during
+ * which CURRENT_PRID is the new region's id and PARENT_PRID the enclosing one's). */
+static void parallel_begin(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc,
+                           unsigned requested, int flags) {
   __atomic_store_n(&team->coll_prid, __atomic_add_fetch(&last_prid, 1, __ATOMIC_RELAXED),
                    __ATOMIC_RELAXED);
   __atomic_store_n(&thr->coll_forking, team, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  tomp_coll_event_(thr, OMP_EVENT_FORK);
+  deliver(OMP_EVENT_FORK);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   __atomic_store_n(&thr->coll_forking, NULL, __ATOMIC_RELAXED);
 }
 
-void tomp_coll_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep) {
+static void parallel_end(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc) {
+  deliver(OMP_EVENT_JOIN);
+}
+
+/* A barrier's wait begins or ends; taskwait and taskgroup have no Collector API event. */
+static void sync_region(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
+                        const void *codeptr) {
+  if (!wait) return;
   bool begin = ep == ompt_scope_begin;
   switch (state) {
   case ompt_state_wait_barrier_explicit:
-    tomp_coll_event_(thr, begin ? OMP_EVENT_THR_BEGIN_EBAR : OMP_EVENT_THR_END_EBAR);
+    deliver(begin ? OMP_EVENT_THR_BEGIN_EBAR : OMP_EVENT_THR_END_EBAR);
     return;
   case ompt_state_wait_barrier:
   case ompt_state_wait_barrier_implicit_parallel:
@@ -354,10 +374,18 @@ void tomp_coll_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep)
   case ompt_state_wait_barrier_implicit:
   case ompt_state_wait_barrier_implementation:
   case ompt_state_wait_barrier_teams:
-    tomp_coll_event_(thr, begin ? OMP_EVENT_THR_BEGIN_IBAR : OMP_EVENT_THR_END_IBAR);
+    deliver(begin ? OMP_EVENT_THR_BEGIN_IBAR : OMP_EVENT_THR_END_IBAR);
     return;
-  default: return; /* taskwait, taskgroup: no Collector API event */
+  default:
+    return;
   }
+}
+
+/* The executor of a single enters and leaves its block. */
+static void work(tomp_thread_t *thr, tomp_task_t *task, int wstype, ompt_scope_endpoint_t ep,
+                 uint64_t count, const void *codeptr) {
+  if (wstype == ompt_work_single_executor)
+    deliver(ep == ompt_scope_begin ? OMP_EVENT_THR_BEGIN_SINGLE : OMP_EVENT_THR_END_SINGLE);
 }
 
 /* The wait events of a mutex kind: {begin, end}; test locks never wait. */
@@ -369,20 +397,40 @@ static const int wait_events[][2] = {
     [ompt_mutex_ordered] = {OMP_EVENT_THR_BEGIN_ODWT, OMP_EVENT_THR_END_ODWT},
 };
 
-void tomp_coll_mutex_(tomp_thread_t *thr, int which, int kind) {
+static void mutex(tomp_thread_t *thr, int which, int kind, unsigned hint, const void *wait_id,
+                  const void *codeptr) {
   if (kind < 0 || kind > ompt_mutex_ordered) return;
   const int *w = wait_events[kind];
   switch (which) {
-  case TOMP_OMPT_ACQUIRE:
-    if (w[0]) tomp_coll_event_(thr, w[0]);
+  case TOMP_MUTEX_EV_ACQUIRE:
+    if (w[0]) deliver(w[0]);
     return;
-  case TOMP_OMPT_ACQUIRED:
-    if (w[1]) tomp_coll_event_(thr, w[1]);
-    if (kind == ompt_mutex_ordered) tomp_coll_event_(thr, OMP_EVENT_THR_BEGIN_ORDERED);
+  case TOMP_MUTEX_EV_ACQUIRED:
+    if (w[1]) deliver(w[1]);
+    if (kind == ompt_mutex_ordered) deliver(OMP_EVENT_THR_BEGIN_ORDERED);
     return;
-  case TOMP_OMPT_RELEASED:
-    if (kind == ompt_mutex_ordered) tomp_coll_event_(thr, OMP_EVENT_THR_END_ORDERED);
+  case TOMP_MUTEX_EV_RELEASED:
+    if (kind == ompt_mutex_ordered) deliver(OMP_EVENT_THR_END_ORDERED);
     return;
   default: return;
   }
+}
+
+static const tomp_observer_t collector_observer = {
+    .name = "Collector API",
+    .idle = idle,
+    .parallel_begin = parallel_begin,
+    .parallel_end = parallel_end,
+    .sync_region = sync_region,
+    .work = work,
+    .mutex = mutex,
+};
+
+/* The events a session needs from the event layer (its interest in each). */
+static void want_events(bool on) {
+  static const tomp_event_t evs[] = {TOMP_EV_PARALLEL,       TOMP_EV_SYNC,
+                                     TOMP_EV_WORK,           TOMP_EV_MUTEX_ACQUIRE,
+                                     TOMP_EV_MUTEX_ACQUIRED, TOMP_EV_MUTEX_RELEASED};
+  for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+    tomp_ev_set_wanted(TOMP_OBS_COLLECTOR, evs[i], on);
 }

@@ -9,7 +9,6 @@
  * releases. */
 #include "internal.h"
 #include "task.h"
-#include "ompt-events.h"
 
 void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
   b->arrived = 0;
@@ -90,7 +89,7 @@ static void withdraw(tomp_barrier_t *b, uint32_t g) {
 /* OMPT: a cancellable barrier is a cancellation point of the parallel region; only the
  * region's cancellation ends it early. */
 static inline void ompt_barrier_cancel_detected(tomp_thread_t *thr) {
-  if (tomp_ompt_on()) tomp_ompt_cancel_(thr, ompt_cancel_detected | ompt_cancel_parallel);
+  if (tomp_listening()) tomp_ev_cancel_(thr, ompt_cancel_detected | ompt_cancel_parallel);
 }
 
 /* ompt is a constant: one copy with a tool attached, one without (see team.c) */
@@ -114,14 +113,14 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
   }
   /* OMPT: the implicit barrier of a parallel region reports the region's codeptr_ra on every
    * thread; other barriers the entry point's. */
-  bool ev = ompt && tomp_ompt_barrier_wanted(thr);
+  bool ev = ompt && tomp_ev_barrier_wanted(thr);
   const void *ra = NULL;
   if (ev) {
     ra = kind == ompt_state_wait_barrier_implicit_parallel ? team->codeptr : thr->codeptr;
-    tomp_ompt_barrier_(thr, kind, ompt_scope_begin, false, ra);
+    tomp_ev_barrier_(thr, kind, ompt_scope_begin, false, ra);
   }
   tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
-  if (ev) tomp_ompt_barrier_(thr, kind, ompt_scope_begin, true, ra);
+  if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_begin, true, ra);
 
   bool cancelled = false;
   /* A team of one with no task outstanding has nobody to wait for. */
@@ -184,9 +183,9 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
   }
 out:
   if (worker_end) __atomic_store_n(&thr->team_busy, 0, __ATOMIC_RELEASE);
-  if (ev) tomp_ompt_barrier_(thr, kind, ompt_scope_end, true, ra);
+  if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_end, true, ra);
   tomp_set_state(thr, saved, 0);
-  if (ev) tomp_ompt_barrier_(thr, kind, ompt_scope_end, false, ra);
+  if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_end, false, ra);
   if (ompt && cancelled) ompt_barrier_cancel_detected(thr);
   return cancelled;
 }
@@ -205,6 +204,6 @@ void tomp_barrier_wait_worker_end(tomp_thread_t *thr) {
 }
 
 bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
-  if (tomp_ompt_on()) return barrier_tool(thr, kind, cancellable);
+  if (tomp_listening()) return barrier_tool(thr, kind, cancellable);
   return tomp_barrier_wait_notool(thr, kind, cancellable);
 }

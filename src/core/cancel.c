@@ -12,7 +12,7 @@
  *   points. */
 #include "task.h"
 #include "ws.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 /* OMPT: cancel, activated by `cancel` or detected at a cancellation point.  `for` and
  * `sections` share one kind in the core; the current worksharing construct tells which. */
@@ -27,11 +27,11 @@ static void ompt_cancel_(tomp_thread_t *thr, int kind, bool activated) {
     break;
   }
   }
-  tomp_ompt_cancel_(thr, flags);
+  tomp_ev_cancel_(thr, flags);
 }
 
 static inline void ompt_cancel(tomp_thread_t *thr, int kind, bool activated) {
-  if (tomp_ompt_on()) ompt_cancel_(thr, kind, activated);
+  if (tomp_listening()) ompt_cancel_(thr, kind, activated);
 }
 
 bool tomp_cancel_activate(tomp_thread_t *thr, int kind) {

@@ -8,7 +8,6 @@
 #include "internal.h"
 
 tomp_global_t tomp_g;
-int tomp_ompt_enabled;
 unsigned long tomp_spin_count = 1ul << 16;
 unsigned long tomp_spin_count_oversub = 256;
 unsigned tomp_nthreads_live = 1;
@@ -73,7 +72,6 @@ void tomp_mutex_lock_slow(tomp_mutex_t *m) {
 }
 
 void tomp_thread_init_initial(void) TOMP_HIDDEN;
-void tomp_ompt_init(void) TOMP_HIDDEN __attribute__((weak));
 
 static int initialised;
 
@@ -107,7 +105,9 @@ void tomp_init(void) {
   tomp_affinity_init();
   tomp_env_init();
   tomp_thread_init_initial();
-  if (tomp_ompt_init) tomp_ompt_init();
+  tomp_observers_start(); /* OMPT looks for a tool here */
 }
 
-__attribute__((constructor(101))) static void tomp_ctor(void) { tomp_init(); }
+__attribute__((constructor(102))) static void tomp_ctor(void) {
+  tomp_init();
+}

@@ -173,7 +173,7 @@ typedef struct tomp_team {
   /* OMPT */
   ompt_data_t parallel_data;
   const void *codeptr;
-  int ompt_flags;
+  int ev_flags; /* ompt_parallel_flag_t of the region (event layer) */
   /* Team-wide scratch for the front-end (copyprivate, reductions) */
   void *volatile scratch;
   /* env/affinity: the team's placement, fixed by the master before workers start */
@@ -228,26 +228,21 @@ typedef struct tomp_thread {
   tomp_task_t initial_task;
   tomp_team_t *team_cache[8];
   void *task_ctx;               /* task.c per-thread state */
-  /* OMPT module (src/ompt) */
-  ompt_data_t ompt_implicit_parallel_data; /* initial threads: their implicit parallel region */
-  unsigned ompt_requested;      /* requested parallelism of the region being forked */
-  int ompt_fork_flags;          /* extra ompt_parallel_flag_t bits for the next fork */
-  void *ompt_teams4;            /* teams.c: GOMP_teams4's league record under a tool */
-  uint32_t ompt_end_req;        /* finalize asks this parked worker to report thread_end */
-  struct tomp_thread *ompt_next; /* registry of workers that reported thread_begin */
-  /* -- ompt2 -- */
-  tomp_task_t *ompt_single; /* a single this thread executed in that task: end not yet reported */
-  const void *ompt_single_ra;
-  uint64_t ompt_chunk[2];   /* taskloop: chunk (start, iterations) of the task being created */
-  bool ompt_chunk_pending;
-  /* -- end ompt2 -- */
-  /* -- ompt3 -- */
-  uint32_t ompt_in_cb;      /* tool callbacks this thread is inside (finalize waits for 0) */
-  uint32_t ompt_life;       /* 0: no thread_begin yet, 1: begun, 2: thread_end reported */
-  /* -- end ompt3 -- */
-  /* -- collector -- */
-  tomp_team_t *coll_forking;    /* the team whose OMP_EVENT_FORK this thread is delivering */
-  /* -- end collector -- */
+  ompt_data_t implicit_parallel_data; /* initial threads: their implicit parallel region */
+  /* Event layer (event.c): what an event reports later than the call that caused it */
+  unsigned ev_requested;  /* requested parallelism of the region being forked */
+  int ev_fork_flags;      /* extra ompt_parallel_flag_t bits for the next fork */
+  tomp_task_t *ev_single; /* a single this thread executed in that task: end not reported */
+  const void *ev_single_ra;
+  uint64_t ev_chunk[2]; /* taskloop: chunk (start, iterations) of the task being created */
+  bool ev_chunk_pending;
+  void *ev_teams4; /* GOMP_teams4's league record while someone listens */
+  /* Observers' per-thread words (core reserves them; the named observer alone writes them) */
+  uint32_t ompt_end_req;         /* OMPT: finalize asks this parked worker to report thread_end */
+  struct tomp_thread *ompt_next; /* OMPT: registry of workers that reported thread_begin */
+  uint32_t ompt_in_cb;           /* OMPT: tool callbacks this thread is inside (finalize waits) */
+  uint32_t ompt_life;            /* OMPT: 0 no thread_begin yet, 1 begun, 2 thread_end reported */
+  tomp_team_t *coll_forking;     /* Collector: the team whose OMP_EVENT_FORK it is delivering */
 } tomp_thread_t;
 
 /* -- ompt2 -- An initial task that is not an initial thread's own (a host teams region's
@@ -346,127 +341,13 @@ void tomp_bind_thread(tomp_thread_t *thr, tomp_team_t *team, unsigned bind) TOMP
 void tomp_affinity_team(tomp_thread_t *thr, tomp_team_t *team, unsigned bind) TOMP_HIDDEN;
 int tomp_affinity_initial_place(void) TOMP_HIDDEN;
 void tomp_pool_release_idle(tomp_thread_t *thr) TOMP_HIDDEN; /* thread.c */
+/* Observers (thread.c): ask a parked worker to report its own end (it answers by clearing
+ * ompt_end_req); false if it is busy in a team. */
+bool tomp_worker_request_thread_end(tomp_thread_t *w) TOMP_HIDDEN;
+/* Wait until worker t is parked again (thread.c) */
+void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
 
-/* ---- OMPT hooks ------------------------------------------------------------------------ */
-
-/* Nonzero while a tool path is on (TOMP_TOOL_OMPT, TOMP_TOOL_COLLECTOR).  Hot code does not
- * load it: it asks TOMP_OMPT_ENABLED(), a tool key that follows this word. */
-extern int tomp_ompt_enabled TOMP_HIDDEN;
-/* -- ompt3 -- `make NO_OMPT=1` (build-noompt/): tool support compiled out, every event site
- * folds away.  Only for measuring what OMPT costs: such a build never finds a tool. */
-#ifdef TOMP_NO_OMPT
-#define TOMP_OMPT_ENABLED() 0
-#define TOMP_TOOL_KEYS 0
-#elif defined(__x86_64__)
-/* A tool key (toolkey.c): a five-byte no-op that tomp_tool_keys_sync rewrites into a jump to
- * the `on` branch while tomp_ompt_enabled is nonzero, so the no-tool path evaluates nothing.
- * The no-op never straddles an aligned 8-byte word (.balign 8,,4 pads only when it would),
- * so one 8-byte store rewrites it; the record holds both addresses relative to itself. */
-#define TOMP_TOOL_KEYS 1
-static inline __attribute__((always_inline)) bool tomp_tool_key_(void) {
-  __asm__ goto(".balign 8,,4\n"
-               "1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"
-               ".pushsection tomp_tool_keys, \"a\"\n\t"
-               ".balign 4\n\t"
-               ".long 1b - ., %l[on] - .\n\t"
-               ".popsection"
-               : : : : on);
-  return false;
-on: __attribute__((cold));
-  return true;
-}
-#define TOMP_OMPT_ENABLED() tomp_tool_key_()
-#else
-#define TOMP_OMPT_ENABLED() (__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) != 0)
-#define TOMP_TOOL_KEYS 0
-#endif
-/* After every change of tomp_ompt_enabled: the keys follow the word (toolkey.c).  false: the
- * code could not be rewritten, so the tool path cannot turn on (the caller undoes its bit). */
-bool tomp_tool_keys_sync(void) TOMP_HIDDEN;
-/* The lock tomp_tool_keys_sync holds, for fork handlers (collector.c): taken before fork(),
- * released after it in parent and child. */
-void tomp_tool_keys_lock(void) TOMP_HIDDEN;
-void tomp_tool_keys_unlock(void) TOMP_HIDDEN;
-/* -- end ompt3 -- */
-/* -- collector -- which tools tomp_ompt_enabled says are active: an OMPT tool, a Collector API
- * session (src/collector).  Set and cleared with atomic or/and; event sites test the word. */
-#define TOMP_TOOL_OMPT 1
-#define TOMP_TOOL_COLLECTOR 2
-/* -- end collector -- */
-
-#define TOMP_CODEPTR() __builtin_return_address(0)
-/* The entry point's frame address as tools see it: where its frame pointer points once the
- * frame is set up.  On x86-64 that is the canonical frame address minus the return address
- * and the saved frame pointer; computing it from the CFA lets the compiler leave the frame
- * out of an entry point's no-tool path (__builtin_frame_address forces one on every path,
- * 3-5 instructions per call). */
-#if defined(__x86_64__)
-#define TOMP_ENTRY_FRAME() ((void *)((char *)__builtin_dwarf_cfa() - 2 * sizeof(void *)))
-#else
-#define TOMP_ENTRY_FRAME() __builtin_frame_address(0)
-#endif
-
-/* OMPT: TOMP_ENTRY(thr) opens every exported entry point (a declaration: write it once per
- * function, before other statements).  With a tool attached, the outermost entry of a task
- * records the user's return address (thr->codeptr) and the entry point's frame as the task's
- * enter_frame; both are undone when the entry point returns (cleanup attribute), so a sample
- * taken in user code never sees a stale enter_frame.  Without a tool: a tool key (a no-op) on
- * entry, a test of a local that is NULL on exit. */
-typedef struct tomp_entry_guard {
-  struct tomp_thread *thr;       /* non-NULL when this entry set the task's enter_frame */
-  tomp_task_t *task;
-  const void *codeptr;           /* thr->codeptr before this entry */
-} tomp_entry_guard_t;
-
-static inline __attribute__((always_inline)) void tomp_entry_enter_(struct tomp_thread *thr, tomp_entry_guard_t *g,
-                                     const void *ra, void *fp) {
-  tomp_task_t *t = thr ? thr->task : NULL;
-  if (!t || t->frame.enter_frame.ptr) return; /* nested inside another entry point */
-  g->thr = thr;
-  g->task = t;
-  g->codeptr = thr->codeptr;
-  thr->codeptr = ra;
-  t->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* flags before address, for signal handlers */
-  t->frame.enter_frame.ptr = fp;
-}
-
-static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
-  if (tomp_unlikely(g->thr != NULL)) {
-    g->task->frame.enter_frame.ptr = NULL;
-    g->thr->codeptr = g->codeptr;
-  }
-}
-
-#define TOMP_ENTRY(thr) TOMP_ENTRY_AT(thr, TOMP_CODEPTR(), TOMP_ENTRY_FRAME())
-/* The same for a function that works on behalf of an entry point, given that entry point's
- * return address and frame (see TOMP_TOOL_PATH). */
-#define TOMP_ENTRY_AT(thr, ra, fp)                                                                 \
-  tomp_entry_guard_t tomp_entry_guard_ __attribute__((cleanup(tomp_entry_leave_))) = {0};          \
-  if (tomp_unlikely(TOMP_OMPT_ENABLED())) tomp_entry_enter_((thr), &tomp_entry_guard_, (ra), (fp))
-
-/* The hottest entry points (locks, critical, atomic) are split in two.  Their first statement
- * is TOMP_TOOL_PATH(fn, args...): with a tool attached it returns fn(ra, fp, args...), an
- * out-of-line twin that opens with TOMP_ENTRY_AT(thr, ra, fp) and emits the events; without
- * one, the rest of the entry point runs with no OMPT code at all, so the no-tool cost is
- * that one tool key, a no-op.  fp stays right even if the compiler makes the call a tail
- * call: the twin's frame then takes the entry point's place at the same address. */
-#define TOMP_TOOL_PATH(fn, ...)                                                                    \
-  do {                                                                                             \
-    if (tomp_unlikely(TOMP_OMPT_ENABLED()))                                                        \
-      return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);                                \
-  } while (0)
-/* The same for an entry point that needs the calling thread: declares thr = tomp_self and
- * also takes the twin when the thread is one tomp has not seen yet (the twin's tomp_thread()
- * sets it up).  One rare branch instead of two keeps the fast path free of a stack frame
- * (two rare calls make the compiler set the frame up on entry: 5-9 instructions a call). */
-#define TOMP_TOOL_PATH_THR(thr, fn, ...)                                                           \
-  tomp_thread_t *thr = tomp_self;                                                                  \
-  do {                                                                                             \
-    if (tomp_unlikely(TOMP_OMPT_ENABLED() || thr == NULL))                                         \
-      return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);                                \
-  } while (0)
-#define TOMP_TOOL_TWIN __attribute__((noinline))
+/* ---- Thread state observers read ---------------------------------------------------- */
 
 static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) {
   /* collector: a signal handler that sees a wait state sees its wait id, so the id is stored
@@ -481,5 +362,7 @@ static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) 
     thr->wait_id = 0;
   }
 }
+
+#include "event.h"
 
 #endif

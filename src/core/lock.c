@@ -20,7 +20,7 @@
 #include <stdlib.h>
 
 #include "lock.h"
-#include "ompt-events.h"
+#include "internal.h"
 #include "omp.h"
 
 _Static_assert(sizeof(omp_lock_t) == 4, "omp_lock_t is 4 bytes in GCC's ABI");
@@ -44,7 +44,7 @@ typedef struct {
 
 #define EV(call)                                                                                   \
   do {                                                                                             \
-    if (tomp_unlikely(TOMP_OMPT_ENABLED())) call;                                                  \
+    if (tomp_unlikely(TOMP_LISTENING())) call;                                                     \
   } while (0)
 
 /* ---- waiting ------------------------------------------------------------------------------ */

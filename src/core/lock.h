@@ -10,7 +10,6 @@
 #define TOMP_LOCK_H
 
 #include "internal.h"
-#include "ompt-events.h"
 
 #define TOMP_LOCK_STATE 3u
 #define TOMP_LOCK_HINT_SHIFT 4
@@ -26,34 +25,6 @@ enum {
   TOMP_MUTEX_ATOMIC = 6,
   TOMP_MUTEX_ORDERED = 7
 };
-
-/* OMPT events of every mutual-exclusion construct; each is one place for the tools layer to
- * emit its callback.  Call them only when tomp_ompt_enabled.  wait_id is the address of the
- * user-visible object (lock, critical name, atomic lock word).  The callback slot is tested
- * inline, so a tool that did not register the event (or a Collector API session without
- * OMPT) costs no call into the tools layer. */
-#define TOMP_EV_WANT(name) (TOMP_OMPT_SLOT(name) || tomp_coll_on())
-static inline void tomp_ev_lock_init(tomp_thread_t *thr, int kind, unsigned hint, void *wait_id) {
-  if (TOMP_EV_WANT(lock_init)) tomp_ompt_mutex_(TOMP_OMPT_LOCK_INIT, thr, kind, hint, wait_id);
-}
-static inline void tomp_ev_lock_destroy(tomp_thread_t *thr, int kind, void *wait_id) {
-  if (TOMP_EV_WANT(lock_destroy)) tomp_ompt_mutex_(TOMP_OMPT_LOCK_DESTROY, thr, kind, 0, wait_id);
-}
-static inline void tomp_ev_mutex_acquire(tomp_thread_t *thr, int kind, unsigned hint,
-                                         void *wait_id) {
-  if (TOMP_EV_WANT(mutex_acquire)) tomp_ompt_mutex_(TOMP_OMPT_ACQUIRE, thr, kind, hint, wait_id);
-}
-static inline void tomp_ev_mutex_acquired(tomp_thread_t *thr, int kind, void *wait_id) {
-  if (TOMP_EV_WANT(mutex_acquired)) tomp_ompt_mutex_(TOMP_OMPT_ACQUIRED, thr, kind, 0, wait_id);
-}
-static inline void tomp_ev_mutex_released(tomp_thread_t *thr, int kind, void *wait_id) {
-  if (TOMP_EV_WANT(mutex_released)) tomp_ompt_mutex_(TOMP_OMPT_RELEASED, thr, kind, 0, wait_id);
-}
-/* ompt_scope_begin on re-acquire, ompt_scope_end on a partial release */
-static inline void tomp_ev_nest_lock(tomp_thread_t *thr, bool begin, void *wait_id) {
-  if (TOMP_EV_WANT(nest_lock))
-    tomp_ompt_mutex_(begin ? TOMP_OMPT_NEST_BEGIN : TOMP_OMPT_NEST_END, thr, 0, 0, wait_id);
-}
 
 /* Acquire with waiting; state is the ompt_state_t reported while blocked. */
 void tomp_lockword_acquire_slow(uint32_t *w, int state) TOMP_HIDDEN;

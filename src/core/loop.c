@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "ws.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 /* OMPT: work loop begin / end; the 5.2 loop kinds come from the schedule the descriptor
  * dispatches with (runtime and auto resolved), sections are their own kind. */
@@ -22,28 +22,28 @@ static int ompt_work_type(tomp_ws_t *d) {
   }
 }
 static void ompt_work_begin(tomp_thread_t *thr, tomp_ws_t *d) {
-  if (tomp_ompt_on() && (TOMP_OMPT_SLOT(work) || thr->ompt_single))
-    tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_begin, d->n);
+  if (tomp_listening() && (TOMP_EV_WANTED(TOMP_EV_WORK) || thr->ev_single))
+    tomp_ev_work_(thr, ompt_work_type(d), ompt_scope_begin, d->n);
 }
 static void ompt_work_end(tomp_thread_t *thr, tomp_ws_t *d) {
-  if (tomp_ompt_on() && TOMP_OMPT_SLOT(work))
-    tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_end, d->n);
+  if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_WORK))
+    tomp_ev_work_(thr, ompt_work_type(d), ompt_scope_end, d->n);
 }
 /* OMPT: dispatch of a chunk [lo, hi) of logical iterations (start: the value of its first
  * iteration), or of a section (its number) */
 static void ompt_dispatch(tomp_thread_t *thr, tomp_ws_t *d, uint64_t lo, uint64_t hi) {
-  if (tomp_likely(!tomp_ompt_on()) || !TOMP_OMPT_SLOT(dispatch)) return;
+  if (tomp_likely(!tomp_listening()) || !TOMP_EV_WANTED(TOMP_EV_DISPATCH)) return;
   if (d->kind == TOMP_WS_SECTIONS)
-    tomp_ompt_dispatch_section_(thr, d->base + lo * d->step);
+    tomp_ev_dispatch_(thr, ompt_dispatch_section, d->base + lo * d->step, 0);
   else
-    tomp_ompt_dispatch_chunk_(thr, ompt_dispatch_ws_loop_chunk, d->base + lo * d->step, hi - lo);
+    tomp_ev_dispatch_(thr, ompt_dispatch_ws_loop_chunk, d->base + lo * d->step, hi - lo);
 }
 
 /* A combined parallel loop / sections: every thread starts inside construct 0; its work
  * begins with its implicit task (emit.c calls this right after implicit-task-begin). */
-void tomp_ompt_ws_initial(tomp_thread_t *thr) {
+void tomp_ev_ws_initial(tomp_thread_t *thr) {
   tomp_ws_t *d = tomp_ws_cur(thr);
-  if (d) tomp_ompt_work_(thr, ompt_work_type(d), ompt_scope_begin, d->n);
+  if (d) tomp_ev_work_(thr, ompt_work_type(d), ompt_scope_begin, d->n);
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) {
@@ -183,7 +183,7 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
    * one dispatch instead of one per chunk.  Not for a tool that takes dispatch callbacks:
    * it is shown the chunks the schedule asks for. */
   if (d->nthreads == 1 && d->kind == TOMP_WS_LOOP && d->sched != TOMP_WS_GUIDED && d->chunk &&
-      !a->ndim && d->n && !(tomp_ompt_on() && TOMP_OMPT_SLOT(dispatch)))
+      !a->ndim && d->n && !(tomp_listening() && TOMP_EV_WANTED(TOMP_EV_DISPATCH)))
     d->chunk = d->n;
   tomp_store_rlx(&d->next, 0);
   /* every thread does at most one failing fetch-add, so the cursor stays below

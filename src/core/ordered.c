@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "ws.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 void tomp_ordered_init(tomp_ws_t *d) {
   tomp_store_rlx(&d->ord_cur, 0);
@@ -33,43 +33,44 @@ void tomp_ordered_release(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t) {
 /* OMPT: ordered regions are mutexes of kind ordered whose wait_id is the loop's ordered
  * cursor (the wait_id of the wait_ordered state). */
 static inline bool ompt_ordered_wanted(int which) {
-  if (!tomp_ompt_on()) return false;
-  if (tomp_coll_on()) return true;
-  return which == TOMP_OMPT_ACQUIRE    ? TOMP_OMPT_SLOT(mutex_acquire)
-         : which == TOMP_OMPT_ACQUIRED ? TOMP_OMPT_SLOT(mutex_acquired)
-                                       : TOMP_OMPT_SLOT(mutex_released);
+  if (!tomp_listening()) return false;
+  return which == TOMP_MUTEX_EV_ACQUIRE    ? TOMP_EV_WANTED(TOMP_EV_MUTEX_ACQUIRE)
+         : which == TOMP_MUTEX_EV_ACQUIRED ? TOMP_EV_WANTED(TOMP_EV_MUTEX_ACQUIRED)
+                                           : TOMP_EV_WANTED(TOMP_EV_MUTEX_RELEASED);
 }
 static inline void ompt_ordered(int which, tomp_thread_t *thr, tomp_ws_t *d) {
-  if (ompt_ordered_wanted(which)) tomp_ompt_mutex_(which, thr, ompt_mutex_ordered, 0, &d->ord_cur);
+  if (ompt_ordered_wanted(which)) tomp_ev_mutex_(which, thr, ompt_mutex_ordered, 0, &d->ord_cur);
 }
 
 void tomp_ordered_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
   bool alone = !team || team->nthreads == 1;
   /* alone, it is always our turn: only the events need the construct */
-  if (alone && !ompt_ordered_wanted(TOMP_OMPT_ACQUIRE) && !ompt_ordered_wanted(TOMP_OMPT_ACQUIRED))
+  if (alone && !ompt_ordered_wanted(TOMP_MUTEX_EV_ACQUIRE) &&
+      !ompt_ordered_wanted(TOMP_MUTEX_EV_ACQUIRED))
     return;
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (!d || !d->ordered) return;
   if (alone) {
-    ompt_ordered(TOMP_OMPT_ACQUIRE, thr, d);
-    ompt_ordered(TOMP_OMPT_ACQUIRED, thr, d);
+    ompt_ordered(TOMP_MUTEX_EV_ACQUIRE, thr, d);
+    ompt_ordered(TOMP_MUTEX_EV_ACQUIRED, thr, d);
     return;
   }
   tomp_ws_thr_t *t = tomp_ws_thr(thr, d);
   if (!t->ord_held) return;
-  ompt_ordered(TOMP_OMPT_ACQUIRE, thr, d);
+  ompt_ordered(TOMP_MUTEX_EV_ACQUIRE, thr, d);
   /* In a cancelled region the wait gives up and the body runs out of order: the thread
    * whose turn it was may have left for the region's end. */
   tomp_ws_wait64(thr, &d->ord_cur, t->ord_lo, true, &d->ord_seq, &d->ord_sleepers,
                  ompt_state_wait_ordered, (uint64_t)(uintptr_t)&d->ord_cur);
-  ompt_ordered(TOMP_OMPT_ACQUIRED, thr, d);
+  ompt_ordered(TOMP_MUTEX_EV_ACQUIRED, thr, d);
 }
 
 void tomp_ordered_end(tomp_thread_t *thr) {
-  if (tomp_likely(!ompt_ordered_wanted(TOMP_OMPT_RELEASED))) return;
+  if (tomp_likely(!ompt_ordered_wanted(TOMP_MUTEX_EV_RELEASED))) return;
   tomp_ws_t *d = tomp_ws_cur(thr);
-  if (d && d->ordered) tomp_ompt_mutex_(TOMP_OMPT_RELEASED, thr, ompt_mutex_ordered, 0, &d->ord_cur);
+  if (d && d->ordered)
+    tomp_ev_mutex_(TOMP_MUTEX_EV_RELEASED, thr, ompt_mutex_ordered, 0, &d->ord_cur);
 }
 
 /* ---- doacross ------------------------------------------------------------------------- */
@@ -119,7 +120,7 @@ static uint64_t dx_position(const tomp_ws_t *d, const uint64_t *v, uint64_t *chu
  * iteration has posted). */
 static inline void ompt_doacross(tomp_thread_t *thr, const tomp_ws_t *d, int type,
                                  const uint64_t *v) {
-  if (tomp_ompt_on() && d->dx_ndim) tomp_ompt_doacross_(thr, type, v, d->dx_ndim);
+  if (tomp_listening() && d->dx_ndim) tomp_ev_doacross_(thr, type, v, d->dx_ndim);
 }
 
 void tomp_doacross_post(tomp_thread_t *thr, const uint64_t *v) {

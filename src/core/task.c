@@ -6,18 +6,16 @@
 
 
 #include "task.h"
-#include "ompt-events.h"
-
-void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
+#include "internal.h"
 
 /* ---- OMPT event points (empty until the tools layer hooks them) ------------------------ */
 
 static inline void ompt_task_create(tomp_thread_t *thr, tomp_task_t *parent, tomp_xtask_t *x,
                                     bool has_deps) {
-  if (tomp_ompt_on()) {
+  if (tomp_listening()) {
     /* the slot is tested here: a tool without task_create pays no call */
-    if (TOMP_OMPT_SLOT(task_create) || thr->ompt_chunk_pending)
-      tomp_ompt_task_create_(thr, parent, &x->t, has_deps);
+    if (TOMP_EV_WANTED(TOMP_EV_TASK_CREATE) || thr->ev_chunk_pending)
+      tomp_ev_task_create_(thr, parent, &x->t, has_deps);
     else
       x->t.task_data.value = 0;
   }
@@ -26,15 +24,15 @@ static inline void ompt_task_create(tomp_thread_t *thr, tomp_task_t *parent, tom
 /* prior_status is ompt_task_switch when a task starts on top of a suspended one, and
  * ompt_task_complete / ompt_task_detach / ompt_task_cancel when it ends. */
 static inline void ompt_task_schedule(tomp_task_t *prior, int prior_status, tomp_task_t *next) {
-  if (tomp_ompt_on() && TOMP_OMPT_SLOT(task_schedule))
-    tomp_ompt_task_schedule_(prior, prior_status, next);
+  if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE))
+    tomp_ev_task_schedule_(prior, prior_status, next);
 }
 
 /* sync_region and sync_region_wait of kind taskwait */
 static inline void ompt_sync_taskwait(tomp_thread_t *thr, tomp_task_t *t, int endpoint) {
   (void)t;
-  if (tomp_ompt_on() && TOMP_OMPT_SYNC_WANTED())
-    tomp_ompt_sync_(thr, ompt_state_wait_taskwait, (ompt_scope_endpoint_t)endpoint);
+  if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_SYNC))
+    tomp_ev_sync_(thr, ompt_state_wait_taskwait, (ompt_scope_endpoint_t)endpoint);
 }
 
 static size_t pow2_at_least_(size_t a) {
@@ -591,14 +589,13 @@ static uint32_t ompt_detach_step(tomp_xtask_t *x, bool body, bool skip, tomp_tas
   if (tt) tomp_mutex_lock(&tt->lock);
   uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
   if (body)
-    tomp_ompt_task_schedule_(&x->t,
-                             skip   ? TOMP_OMPT_TASK_CANCEL
-                             : left ? TOMP_OMPT_TASK_DETACH
-                                    : TOMP_OMPT_TASK_COMPLETE,
-                             prev);
+    tomp_ev_task_schedule_(&x->t,
+                           skip   ? TOMP_EV_TASK_CANCEL
+                           : left ? TOMP_EV_TASK_DETACH
+                                  : TOMP_EV_TASK_COMPLETE,
+                           prev);
   else
-    tomp_ompt_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill,
-                             NULL);
+    tomp_ev_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill, NULL);
   if (tt) tomp_mutex_unlock(&tt->lock);
   return left;
 }
@@ -619,16 +616,15 @@ static void ompt_fulfill(tomp_xtask_t *x) {
 static void __attribute__((noinline, cold))
 run_task_ompt(tomp_thread_t *thr, tomp_xtask_t *x, tomp_task_t *prev, bool skip, bool start) {
   if (start) {
-    tomp_ompt_task_schedule_(prev, TOMP_OMPT_TASK_SWITCH, &x->t);
+    tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t);
     if (skip) {
       tomp_taskgroup_t *tg = x->t.taskgroup;
-      tomp_ompt_cancel_(thr, ompt_cancel_discarded_task |
-                                 (tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup
-                                                                      : ompt_cancel_parallel));
+      tomp_ev_cancel_(thr, ompt_cancel_discarded_task |
+                               (tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup
+                                                                    : ompt_cancel_parallel));
     }
   } else if (!x->detached) {
-    tomp_ompt_task_schedule_(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE,
-                             prev);
+    tomp_ev_task_schedule_(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, prev);
   }
 }
 
@@ -661,7 +657,8 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   x->t.sched_parent = prev;
   thr->task = &x->t;
   /* slots read once too; a tool with neither callback pays no call */
-  bool ev = ompt && (TOMP_OMPT_SLOT(task_schedule) || (skip && TOMP_OMPT_SLOT(cancel)));
+  bool ev =
+      ompt && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
   if (ev) run_task_ompt(thr, x, prev, skip, true);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) {
@@ -697,7 +694,7 @@ static void __attribute__((noinline)) run_task_tool(tomp_thread_t *thr, tomp_xta
 }
 
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
-  if (tomp_ompt_on()) {
+  if (tomp_listening()) {
     run_task_tool(thr, x);
     return;
   }
@@ -710,7 +707,7 @@ void tomp_task_fulfill(void *event) {
     tomp_warn("omp_fulfill_event: invalid event handle (null); ignored");
     return;
   }
-  if (tomp_ompt_on()) {
+  if (tomp_listening()) {
     ompt_fulfill(x);
     return;
   }
@@ -802,14 +799,14 @@ void tomp_taskwait_notool(tomp_thread_t *thr) {
 void tomp_taskwait(tomp_thread_t *thr) {
   tomp_task_t *t = thr->task;
   if (tomp_load_acq(&t->children) == 0) {
-    ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_BEGIN); /* a taskwait region all the same */
-    ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_END);
+    ompt_sync_taskwait(thr, t, TOMP_EV_SCOPE_BEGIN); /* a taskwait region all the same */
+    ompt_sync_taskwait(thr, t, TOMP_EV_SCOPE_END);
     return;
   }
-  ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_BEGIN);
+  ompt_sync_taskwait(thr, t, TOMP_EV_SCOPE_BEGIN);
   tomp_task_wait_until(thr, NULL, children_done, t, ompt_state_wait_taskwait,
                        (uint64_t)(uintptr_t)t);
-  ompt_sync_taskwait(thr, t, TOMP_OMPT_SCOPE_END);
+  ompt_sync_taskwait(thr, t, TOMP_EV_SCOPE_END);
 }
 
 /* OMPT (5.1/5.2 taskwait): `taskwait depend(...)` acts as an included, mergeable task with an
@@ -823,12 +820,12 @@ void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n)
   tomp_team_t *team = thr->team;
   tomp_task_t *p = thr->task;
   if (!team || n == 0) { /* without a team every earlier task has completed */
-    if (tomp_ompt_on()) {
+    if (tomp_listening()) {
       tomp_task_t tw = {.parent = p, .flags = TOMP_TASK_TASKWAIT_FLAGS};
-      tomp_ompt_task_create_(thr, p, &tw, false);
-      ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
-      tomp_ompt_task_schedule_(&tw, ompt_taskwait_complete, p);
-      ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_END);
+      tomp_ev_task_create_(thr, p, &tw, false);
+      ompt_sync_taskwait(thr, p, TOMP_EV_SCOPE_BEGIN);
+      tomp_ev_task_schedule_(&tw, ompt_taskwait_complete, p);
+      ompt_sync_taskwait(thr, p, TOMP_EV_SCOPE_END);
     }
     return;
   }
@@ -847,13 +844,13 @@ void tomp_taskwait_deps(tomp_thread_t *thr, const tomp_depend_t *deps, size_t n)
   x->has_mutex = 0;
   tomp_store_rlx(&x->state, x->npred ? TOMP_XS_DEPWAIT : TOMP_XS_GO);
   tomp_mutex_unlock(&tt->lock);
-  ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_BEGIN);
+  ompt_sync_taskwait(thr, p, TOMP_EV_SCOPE_BEGIN);
   tomp_task_wait_until(thr, NULL, xtask_go, x, ompt_state_wait_taskwait, (uint64_t)(uintptr_t)p);
   tomp_mutex_lock(&tt->lock);
   tomp_dep_complete(tt, x);
   tomp_mutex_unlock(&tt->lock);
   ompt_task_schedule(&x->t, ompt_taskwait_complete, p);
-  ompt_sync_taskwait(thr, p, TOMP_OMPT_SCOPE_END);
+  ompt_sync_taskwait(thr, p, TOMP_EV_SCOPE_END);
   xtask_free(x);
 }
 
@@ -1117,12 +1114,12 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   x->t.thread_num = thr->tid;
   thr->task = &x->t; /* sched_parent stays NULL: run at once, the task below is its parent */
-  if (tool) ompt_task_schedule(p, TOMP_OMPT_TASK_SWITCH, &x->t);
+  if (tool) ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) fn(data);
   thr->task = p;
   x->t.frame.exit_frame.ptr = NULL;
-  if (tool) ompt_task_schedule(&x->t, skip ? TOMP_OMPT_TASK_CANCEL : TOMP_OMPT_TASK_COMPLETE, p);
+  if (tool) ompt_task_schedule(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, p);
   tomp_set_state(thr, saved_state, saved_id);
   tomp_store_rlx(&x->state, TOMP_XS_DONE);
 

@@ -165,13 +165,13 @@ static inline tomp_xtask_t *tomp_xtask(tomp_task_t *t) { return (tomp_xtask_t *)
 /* OMPT values used at the event points (spec values of ompt_task_status_t and
  * ompt_scope_endpoint_t; omp-tools.h does not carry them yet). */
 enum {
-  TOMP_OMPT_TASK_COMPLETE = 1,
-  TOMP_OMPT_TASK_YIELD = 2,
-  TOMP_OMPT_TASK_CANCEL = 3,
-  TOMP_OMPT_TASK_DETACH = 4,
-  TOMP_OMPT_TASK_SWITCH = 7,
-  TOMP_OMPT_SCOPE_BEGIN = 1,
-  TOMP_OMPT_SCOPE_END = 2
+  TOMP_EV_TASK_COMPLETE = 1,
+  TOMP_EV_TASK_YIELD = 2,
+  TOMP_EV_TASK_CANCEL = 3,
+  TOMP_EV_TASK_DETACH = 4,
+  TOMP_EV_TASK_SWITCH = 7,
+  TOMP_EV_SCOPE_BEGIN = 1,
+  TOMP_EV_SCOPE_END = 2
 };
 
 /* ---- creation and waiting (task.c) ----------------------------------------------------- */

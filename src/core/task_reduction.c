@@ -15,11 +15,12 @@
 #include <string.h>
 
 #include "task.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 /* OMPT: the runtime's part of a task reduction (registration): ompt_callback_reduction */
 static inline void ompt_reduction(tomp_thread_t *thr, int endpoint) {
-  if (tomp_ompt_on() && TOMP_OMPT_SLOT(reduction)) tomp_ompt_sync_(thr, ompt_state_work_reduction, (ompt_scope_endpoint_t)endpoint);
+  if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_REDUCTION))
+    tomp_ev_reduction_(thr, (ompt_scope_endpoint_t)endpoint);
 }
 
 static void *zalloc_aligned(size_t align, size_t sz) {
@@ -66,10 +67,10 @@ void tomp_task_reduction_register(tomp_thread_t *thr, uintptr_t *data) {
     tomp_warn("task reduction registered outside a taskgroup; ignored");
     return;
   }
-  ompt_reduction(thr, TOMP_OMPT_SCOPE_BEGIN);
+  ompt_reduction(thr, TOMP_EV_SCOPE_BEGIN);
   reg(data, tg->reductions, NULL, thr->team ? thr->team->nthreads : 1);
   tg->reductions = data;
-  ompt_reduction(thr, TOMP_OMPT_SCOPE_END);
+  ompt_reduction(thr, TOMP_EV_SCOPE_END);
 }
 
 void tomp_task_reduction_unregister(uintptr_t *data) {

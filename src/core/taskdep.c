@@ -19,12 +19,10 @@
 #include <stdlib.h>
 
 #include "task.h"
-#include "ompt-events.h"
 
-/* OMPT: the dependences of a new task (once, when it registers them) */
+/* Events: the dependences of a new task (once, when it registers them) */
 static void ompt_dependences_(tomp_xtask_t *x, const tomp_depend_t *deps, size_t n) {
-  ompt_callback_dependences_t f = __atomic_load_n(&tomp_ompt_cb.cb.dependences, __ATOMIC_RELAXED);
-  if (!f || n == 0) return;
+  if (!TOMP_EV_WANTED(TOMP_EV_DEPENDENCES) || n == 0) return;
   ompt_dependence_t buf[16], *d = n <= 16 ? buf : tomp_malloc(n * sizeof *d);
   for (size_t i = 0; i < n; i++) {
     d[i].variable.ptr = deps[i].addr;
@@ -36,19 +34,19 @@ static void ompt_dependences_(tomp_xtask_t *x, const tomp_depend_t *deps, size_t
     default: d[i].dependence_type = ompt_dependence_type_inout; break;
     }
   }
-  TOMP_OMPT_CALL(f, &x->t.task_data, d, (int)n);
+  tomp_ev_dependences_(&x->t, d, (int)n);
   if (d != buf) free(d);
 }
 
 static inline void ompt_dependences(tomp_xtask_t *x, const tomp_depend_t *deps, size_t n) {
-  if (tomp_ompt_on()) ompt_dependences_(x, deps, n);
+  if (tomp_listening()) ompt_dependences_(x, deps, n);
 }
 
-/* OMPT: an edge between two sibling tasks; the successor may be the stand-in of a
+/* Events: an edge between two sibling tasks; the successor may be the stand-in of a
  * `taskwait depend` (announced as a task with the ompt_task_taskwait flag) */
 static inline void ompt_task_dependence(tomp_xtask_t *pred, tomp_xtask_t *succ) {
-  if (tomp_ompt_on())
-    TOMP_OMPT_EMIT(task_dependence, &pred->t.task_data, &succ->t.task_data);
+  if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_TASK_DEPENDENCE))
+    tomp_ev_task_dependence_(&pred->t, &succ->t);
 }
 
 typedef struct tomp_depent {

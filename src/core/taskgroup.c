@@ -4,20 +4,20 @@
 #include <stdlib.h>
 
 #include "task.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 /* OMPT: sync_region taskgroup from the group's start to its end, the wait nested at its end */
 static inline void ompt_sync_taskgroup(tomp_thread_t *thr, tomp_taskgroup_t *tg, int endpoint) {
   (void)tg;
-  if (!tomp_ompt_on() || !TOMP_OMPT_SYNC_WANTED()) return;
-  if (endpoint == TOMP_OMPT_SCOPE_BEGIN)
-    tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ompt_scope_begin, false, thr->codeptr);
+  if (!tomp_listening() || !TOMP_EV_WANTED(TOMP_EV_SYNC)) return;
+  if (endpoint == TOMP_EV_SCOPE_BEGIN)
+    tomp_ev_barrier_(thr, ompt_state_wait_taskgroup, ompt_scope_begin, false, thr->codeptr);
   else
-    tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ompt_scope_end, false, thr->codeptr);
+    tomp_ev_barrier_(thr, ompt_state_wait_taskgroup, ompt_scope_end, false, thr->codeptr);
 }
 static inline void ompt_taskgroup_wait(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
-  if (tomp_ompt_on() && TOMP_OMPT_SYNC_WANTED())
-    tomp_ompt_barrier_(thr, ompt_state_wait_taskgroup, ep, true, thr->codeptr);
+  if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_SYNC))
+    tomp_ev_barrier_(thr, ompt_state_wait_taskgroup, ep, true, thr->codeptr);
 }
 
 tomp_taskgroup_t *tomp_taskgroup_begin(tomp_thread_t *thr) {
@@ -27,7 +27,7 @@ tomp_taskgroup_t *tomp_taskgroup_begin(tomp_thread_t *thr) {
   tg->owner = t;
   tg->reductions = tg->prev ? tg->prev->reductions : NULL;
   t->taskgroup = tg;
-  ompt_sync_taskgroup(thr, tg, TOMP_OMPT_SCOPE_BEGIN);
+  ompt_sync_taskgroup(thr, tg, TOMP_EV_SCOPE_BEGIN);
   return tg;
 }
 
@@ -53,7 +53,7 @@ void tomp_taskgroup_end(tomp_thread_t *thr) {
     tomp_mutex_unlock(&tt->lock);
   }
   ompt_taskgroup_wait(thr, ompt_scope_end);
-  ompt_sync_taskgroup(thr, tg, TOMP_OMPT_SCOPE_END);
+  ompt_sync_taskgroup(thr, tg, TOMP_EV_SCOPE_END);
   t->taskgroup = tg->prev;
   free(tg);
 }

@@ -7,11 +7,9 @@
 #include <string.h>
 
 #include "internal.h"
-#include "ompt-events.h"
 
 tomp_thread_t *tomp_worker_get(void) TOMP_HIDDEN;
 void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
-void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
 void tomp_worker_wait_out(tomp_thread_t *t) TOMP_HIDDEN;
 void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
                        void *data) TOMP_HIDDEN;
@@ -37,7 +35,7 @@ static inline __attribute__((always_inline)) unsigned team_size_impl(tomp_thread
                                                                      const bool ompt) {
   tomp_team_t *cur = thr->team;
   tomp_icv_t *icv = &thr->task->icv;
-  if (ompt) thr->ompt_requested = requested ? requested : icv->nthreads;
+  if (ompt) thr->ev_requested = requested ? requested : icv->nthreads;
   if (!if_clause) return 1;
   unsigned active = cur ? cur->active_level : 0;
   if (active >= icv->max_active_levels) return 1;
@@ -52,7 +50,7 @@ static inline __attribute__((always_inline)) unsigned team_size_impl(tomp_thread
 }
 
 unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) {
-  if (tomp_ompt_on()) return team_size_impl(thr, requested, if_clause, true);
+  if (tomp_listening()) return team_size_impl(thr, requested, if_clause, true);
   return team_size_impl(thr, requested, if_clause, false);
 }
 
@@ -214,7 +212,7 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
     it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     it->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   }
-  if (ompt) tomp_ompt_fork(thr, team, ptask);
+  if (ompt) tomp_ev_fork(thr, team, ptask);
   tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
 
@@ -236,10 +234,10 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   tomp_bind_thread(thr, team, bind);
   if (ompt) {
-    tomp_ompt_implicit_task(thr, ompt_scope_begin);
+    tomp_ev_implicit_task(thr, ompt_scope_begin);
     /* A front-end that calls fn itself does so from its entry point, whose frame is the
      * encountering task's enter_frame; tomp_parallel overrides this with its own frame. */
-    tomp_ompt_exit_frame(thr->task, ptask->frame.enter_frame.ptr);
+    tomp_ev_exit_frame(thr->task, ptask->frame.enter_frame.ptr);
   }
 }
 
@@ -251,7 +249,7 @@ static inline __attribute__((always_inline)) void join_impl(const bool ompt) {
     tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
   else
     tomp_barrier_wait_notool(thr, ompt_state_wait_barrier_implicit_parallel, false);
-  if (ompt) tomp_ompt_implicit_task(thr, ompt_scope_end);
+  if (ompt) tomp_ev_implicit_task(thr, ompt_scope_end);
   tomp_team_tasks_fini(team);
   if (team->nthreads > 1) __atomic_sub_fetch(team->cg_busy, team->nthreads - 1, __ATOMIC_RELAXED);
   thr->team = team->parent;
@@ -261,7 +259,7 @@ static inline __attribute__((always_inline)) void join_impl(const bool ompt) {
   thr->single_count = team->saved_single_count;
   thr->ws_cur = team->saved_ws_cur;
   tomp_set_state(thr, team->saved_state, 0);
-  if (ompt) tomp_ompt_join(thr, team, thr->task);
+  if (ompt) tomp_ev_join(thr, team, thr->task);
   if (team->depth == ~0u) tomp_team_free(team);
 }
 
@@ -284,14 +282,14 @@ static __attribute__((noinline)) void join_notool(void) { join_impl(false); }
 
 void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
                void (*prep)(tomp_team_t *, void *), void *prep_arg) {
-  if (tomp_ompt_on())
+  if (tomp_listening())
     fork_tool(fn, data, n, bind, prep, prep_arg);
   else
     fork_notool(fn, data, n, bind, prep, prep_arg);
 }
 
 void tomp_join(void) {
-  if (tomp_ompt_on())
+  if (tomp_listening())
     join_tool();
   else
     join_notool();
@@ -299,7 +297,7 @@ void tomp_join(void) {
 
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) {
   tomp_fork(fn, data, nthreads, bind, NULL, NULL);
-  tomp_ompt_exit_frame(tomp_self->task, __builtin_frame_address(0));
+  tomp_ev_exit_frame(tomp_self->task, __builtin_frame_address(0));
   fn(data);
   tomp_join();
 }

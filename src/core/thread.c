@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "ompt-events.h"
 
 __thread tomp_thread_t *tomp_self;
 
@@ -46,7 +45,7 @@ static tomp_thread_t *make_initial(void) {
   it->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
   t->task = it;
   tomp_self = t;
-  if (tomp_ompt_on()) tomp_ompt_initial_thread_started_(t);
+  if (tomp_listening()) tomp_ev_thread_begin_(t);
   return t;
 }
 
@@ -73,10 +72,10 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
   t->single_count = 0;
   t->ws_cur = NULL;
   tomp_set_state(t, ompt_state_work_parallel, 0);
-  if (ompt) tomp_ompt_idle(t, false);
+  if (ompt) tomp_ev_idle(t, false);
   tomp_bind_thread(t, team, 0);
-  if (ompt) tomp_ompt_implicit_task(t, ompt_scope_begin);
-  if (ompt) tomp_ompt_exit_frame(t->task, __builtin_frame_address(0));
+  if (ompt) tomp_ev_implicit_task(t, ompt_scope_begin);
+  if (ompt) tomp_ev_exit_frame(t->task, __builtin_frame_address(0));
   t->fn(t->fn_data);
   if (ompt) {
     t->task->frame.exit_frame.ptr = NULL;
@@ -84,12 +83,12 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
   } else {
     tomp_barrier_wait_worker_end(t); /* clears team_busy */
   }
-  if (ompt) tomp_ompt_implicit_task(t, ompt_scope_end);
+  if (ompt) tomp_ev_implicit_task(t, ompt_scope_end);
   t->team = NULL;
   t->task = NULL;
   tomp_set_state(t, ompt_state_idle, 0);
   if (ompt) {
-    tomp_ompt_idle(t, true);
+    tomp_ev_idle(t, true);
     tomp_store_rel(&t->team_busy, 0);
   }
 }
@@ -98,8 +97,8 @@ static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;
   tomp_set_state(t, ompt_state_idle, 0);
-  tomp_ompt_thread_begin(t);
-  tomp_ompt_idle(t, true);
+  tomp_ev_thread_begin(t);
+  tomp_ev_idle(t, true);
   for (;;) {
     /* Park until a master assigns a team (GO_WORK) or finalization asks for our
      * thread_end (GO_END: a value of its own, so that it never merges with a team's post). */
@@ -121,7 +120,7 @@ static void *worker_main(void *arg) {
     }
     if (tomp_unlikely(tomp_load_acq(&t->ompt_end_req))) {
       /* the tool is being finalized: report our end (ompt_life keeps it to one report) */
-      tomp_ompt_thread_end(t);
+      tomp_ev_thread_end(t);
       tomp_store_rel(&t->ompt_end_req, 0);
     }
     if (g == GO_END) {
@@ -132,10 +131,10 @@ static void *worker_main(void *arg) {
     tomp_store_rlx(&t->go, GO_BUSY);
     tomp_team_t *team = t->next_team;
     if (!team) { /* ended by tomp_pool_release_idle */
-      tomp_ompt_idle(t, false);
+      tomp_ev_idle(t, false);
       break;
     }
-    if (tomp_ompt_on())
+    if (tomp_listening())
       run_region(t, team, true);
     else
       run_region(t, team, false);
@@ -144,7 +143,7 @@ static void *worker_main(void *arg) {
     uint32_t busy = GO_BUSY;
     tomp_cas(&t->go, &busy, GO_IDLE);
   }
-  tomp_ompt_thread_end(t);
+  tomp_ev_thread_end(t);
   __atomic_sub_fetch(&tomp_nthreads_live, 1, __ATOMIC_RELAXED);
   /* The descriptor stays allocated: the OMPT worker registry may still point at it.  GO_DEAD
    * makes every later hand-off attempt (tomp_worker_request_thread_end) fail cleanly. */
@@ -212,7 +211,6 @@ void tomp_worker_wait_out(tomp_thread_t *t) {
 }
 
 /* Wait until worker t has left its previous region (it may still be leaving a barrier). */
-void tomp_worker_wait_idle(tomp_thread_t *t) TOMP_HIDDEN;
 void tomp_worker_wait_idle(tomp_thread_t *t) {
   /* Nearly always already idle; when threads outnumber CPUs the worker may need our CPU to
    * get there, so yield rather than spin. */
@@ -301,6 +299,6 @@ static void atfork_child(void) {
   }
 }
 
-__attribute__((constructor(102))) static void thread_ctor(void) {
+__attribute__((constructor(103))) static void thread_ctor(void) {
   pthread_atfork(NULL, NULL, atfork_child);
 }

@@ -1,12 +1,12 @@
 /* Tool keys: the no-tool path's test, rewritten instead of evaluated (internal.h, "OMPT hooks").
  *
- * Every test of TOMP_OMPT_ENABLED() is compiled (x86-64) as a five-byte no-op followed by the
+ * Every test of TOMP_LISTENING() is compiled (x86-64) as a five-byte no-op followed by the
  * no-tool code, with a record of the no-op's address and of the tool code's in the section
- * tomp_tool_keys.  While tomp_ompt_enabled is 0 nothing else runs: a program without a tool
+ * tomp_tool_keys.  While tomp_listeners is 0 nothing else runs: a program without a tool
  * executes the same instructions as a build without OMPT, plus one no-op per test.  When a
  * tool path turns on (an OMPT tool's, a Collector API session's), tomp_tool_keys_sync rewrites
  * every no-op into a jump to its tool code; when the last one turns off, back.  The word
- * itself stays the truth: the code behind a key tests tomp_ompt_enabled again wherever it
+ * itself stays the truth: the code behind a key tests tomp_listeners again wherever it
  * calls a tool, so a key that is still on after its path turned off only costs time.
  *
  * Rewriting code other threads may be running: each no-op lies inside one aligned 8-byte word
@@ -73,7 +73,7 @@ static void sync_core(void) {
 
 bool tomp_tool_keys_sync(void) {
   pthread_mutex_lock(&keys_lock);
-  bool want = __atomic_load_n(&tomp_ompt_enabled, __ATOMIC_SEQ_CST) != 0, ok = !keys_broken;
+  bool want = __atomic_load_n(&tomp_listeners, __ATOMIC_SEQ_CST) != 0, ok = !keys_broken;
   const tomp_key_rec_t *k, *b = __start_tomp_tool_keys, *e = __stop_tomp_tool_keys;
   if (want == keys_on || !ok || b == e) goto out;
   uintptr_t lo = UINTPTR_MAX, hi = 0, page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -121,7 +121,9 @@ void tomp_tool_keys_unlock(void) { pthread_mutex_unlock(&keys_lock); }
 
 #else
 
-bool tomp_tool_keys_sync(void) { return true; } /* the tests load tomp_ompt_enabled */
+bool tomp_tool_keys_sync(void) {
+  return true;
+} /* the tests load tomp_listeners */
 void tomp_tool_keys_lock(void) {}
 void tomp_tool_keys_unlock(void) {}
 

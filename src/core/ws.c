@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "ws.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 #define ST_INIT 1u
 #define ST_READY 2u
@@ -300,8 +300,8 @@ void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t 
  * (no call marks it: see src/ompt/events.c), a copyprivate one's comes at copy_end. */
 static inline void ompt_single_begin(tomp_thread_t *thr, bool executor, bool deferred_end) {
   /* no `work` callback and no Collector session: nothing to report, no end to defer */
-  if (tomp_ompt_on() && (TOMP_OMPT_SLOT(work) || tomp_coll_on()))
-    tomp_ompt_single_begin_(thr, executor, deferred_end);
+  if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_WORK))
+    tomp_ev_single_begin_(thr, executor, deferred_end);
 }
 
 static inline __attribute__((always_inline)) bool single_start(tomp_thread_t *thr,
@@ -339,7 +339,7 @@ static inline __attribute__((always_inline)) bool single_start(tomp_thread_t *th
 }
 
 bool tomp_single_start(tomp_thread_t *thr) {
-  if (tomp_ompt_on()) return single_start(thr, true);
+  if (tomp_listening()) return single_start(thr, true);
   return single_start(thr, false);
 }
 
@@ -368,7 +368,7 @@ void *tomp_single_copy_start(tomp_thread_t *thr) {
 
 void tomp_single_copy_end(tomp_thread_t *thr, void *data) {
   tomp_team_t *team = thr->team;
-  if (tomp_ompt_on() && (TOMP_OMPT_SLOT(work) || tomp_coll_on())) tomp_ompt_single_end_(thr);
+  if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_WORK)) tomp_ev_single_end_(thr);
   if (!team || team->nthreads == 1) return;
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (!d) return;

@@ -7,7 +7,7 @@
 #include <sys/uio.h>
 
 #include "gomp.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 static void report(const char *msg, size_t len) {
   static const char head[] = "tomp: error directive encountered";
@@ -32,14 +32,14 @@ static void report(const char *msg, size_t len) {
 TOMP_EXPORT void GOMP_warning(const char *msg, size_t msglen) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  if (tomp_ompt_on()) tomp_ompt_error_(thr, ompt_warning, msg, msglen);
+  if (tomp_listening()) tomp_ev_error_(thr, ompt_warning, msg, msglen);
   report(msg, msglen);
 }
 
 TOMP_EXPORT void GOMP_error(const char *msg, size_t msglen) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  if (tomp_ompt_on()) tomp_ompt_error_(thr, ompt_fatal, msg, msglen);
+  if (tomp_listening()) tomp_ev_error_(thr, ompt_fatal, msg, msglen);
   report(msg, msglen);
   /* severity(fatal): the implementation terminates the program */
   exit(EXIT_FAILURE);

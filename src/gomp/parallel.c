@@ -1,6 +1,6 @@
 /* GOMP parallel-region entry points. */
 #include "gomp.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 #define GOMP_BIND_MASK 7u
 
@@ -22,10 +22,10 @@ TOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_thre
 TOMP_EXPORT void GOMP_parallel_start(void (*fn)(void *), void *data, unsigned num_threads) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  if (tomp_ompt_on()) thr->ompt_fork_flags = ompt_parallel_invoker_program;
+  if (tomp_listening()) thr->ev_fork_flags = ompt_parallel_invoker_program;
   tomp_fork(fn, data, tomp_team_size(thr, num_threads, true), 0, NULL, NULL);
   /* the program, not tomp, calls fn: no runtime frame separates it from the caller */
-  if (tomp_ompt_on()) thr->task->frame.exit_frame.ptr = NULL;
+  if (tomp_listening()) thr->task->frame.exit_frame.ptr = NULL;
 }
 
 TOMP_EXPORT void GOMP_parallel_end(void) {
@@ -38,7 +38,7 @@ static TOMP_TOOL_TWIN void barrier_tool(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   if (!thr->team) {
-    if (tomp_ompt_on()) tomp_ompt_serial_barrier_(thr, thr->codeptr);
+    if (tomp_listening()) tomp_ev_serial_barrier_(thr, thr->codeptr);
     return;
   }
   tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, false);

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompt-events.h"
+#include "internal.h"
 
 #include "gomp.h"
 
@@ -71,10 +71,10 @@ static unsigned arg_thread_limit(void **args) {
 /* OMPT: a target data construct or standalone directive is a begin and an end at once
  * (nothing moves: host and "device" share memory, so no target_data_op either). */
 static void ompt_target_point(tomp_thread_t *thr, int kind) {
-  if (tomp_likely(!tomp_ompt_on())) return;
-  tomp_ompt_target_t r;
-  tomp_ompt_target_(thr, kind, ompt_scope_begin, thr->task, &r);
-  tomp_ompt_target_(thr, kind, ompt_scope_end, thr->task, &r);
+  if (tomp_likely(!tomp_listening())) return;
+  tomp_ev_target_t r;
+  tomp_ev_target_(thr, kind, ompt_scope_begin, thr->task, &r);
+  tomp_ev_target_(thr, kind, ompt_scope_end, thr->task, &r);
 }
 
 /* OMPT: a target region on the host is a target begin/end pair (device_num 0, the initial
@@ -103,9 +103,9 @@ static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs
   initial->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   initial->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
 
-  bool ompt = tomp_ompt_on();
-  tomp_ompt_target_t r;
-  if (ompt) tomp_ompt_target_(thr, kind, ompt_scope_begin, task, &r);
+  bool ompt = tomp_listening();
+  tomp_ev_target_t r;
+  if (ompt) tomp_ev_target_(thr, kind, ompt_scope_begin, task, &r);
   thr->team = NULL;
   thr->tid = 0;
   thr->task = initial;
@@ -113,14 +113,14 @@ static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs
   thr->ws_cur = NULL;
   tomp_set_state(thr, ompt_state_work_serial, 0);
   if (ompt) {
-    tomp_ompt_region_task_(ompt_scope_begin, &rt, 1);
-    tomp_ompt_exit_frame(initial, __builtin_frame_address(0));
+    tomp_ev_region_task_(ompt_scope_begin, &rt, 1);
+    tomp_ev_exit_frame(initial, __builtin_frame_address(0));
   }
   fn(hostaddrs);
   if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* the region ends when its tasks have */
   if (ompt) {
     initial->frame.exit_frame.ptr = NULL;
-    tomp_ompt_region_task_(ompt_scope_end, &rt, 1);
+    tomp_ev_region_task_(ompt_scope_end, &rt, 1);
   }
 
   for (unsigned d = 0; d < live; d++) {
@@ -133,7 +133,7 @@ static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs
   thr->ws_count = ws_count;
   thr->ws_cur = ws_cur;
   tomp_set_state(thr, state, wait_id);
-  if (ompt) tomp_ompt_target_(thr, kind, ompt_scope_end, task, &r);
+  if (ompt) tomp_ev_target_(thr, kind, ompt_scope_end, task, &r);
 }
 
 /* Give firstprivate entries private copies (hostaddrs is the caller's scratch array). */

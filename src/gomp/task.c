@@ -5,7 +5,7 @@
 #include "gomp.h"
 #include "omp.h"
 #include "task.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 #define STACK_DEPS 16
 
@@ -76,9 +76,9 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
                 ((flags & GOMP_TASK_FLAG_FINAL) ? TOMP_TF_FINAL : 0) |
                 ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
   if (!cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && tomp_task_runs_at_once(thr, tf) &&
-      (!(flags & GOMP_TASK_FLAG_DEPEND) ||
-       (!(tool && (TOMP_OMPT_SLOT(dependences) || TOMP_OMPT_SLOT(task_dependence))) &&
-        tomp_task_deps_met(thr)))) {
+      (!(flags & GOMP_TASK_FLAG_DEPEND) || (!(tool && (TOMP_EV_WANTED(TOMP_EV_DEPENDENCES) ||
+                                                       TOMP_EV_WANTED(TOMP_EV_TASK_DEPENDENCE))) &&
+                                            tomp_task_deps_met(thr)))) {
     size_t sz = arg_size > 0 ? (size_t)arg_size : 0;
     if (tool)
       tomp_task_undeferred(thr, fn, data, sz, tf);
@@ -138,7 +138,7 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
    * takes the general path. */
   tomp_thread_t *thr = tomp_self;
   if (tomp_likely(thr && !cpyfn && !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH)) &&
-                  !(TOMP_OMPT_ENABLED() | tomp_g.cancellation))) {
+                  !(TOMP_LISTENING() | tomp_g.cancellation))) {
     size_t sz = arg_size > 0 ? (size_t)arg_size : 0;
     unsigned tf = flags & (GOMP_TASK_FLAG_UNTIED | GOMP_TASK_FLAG_FINAL | GOMP_TASK_FLAG_MERGEABLE);
     if (tomp_task_runs_at_once(thr, if_clause ? 0 : TOMP_TF_UNDEFERRED)) {

@@ -9,7 +9,7 @@
  * either clause one task per thread of the team. */
 #include "gomp.h"
 #include "task.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 struct bounds {
   gomp_ull start, end;
@@ -38,7 +38,7 @@ taskloop_body(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lon
     if ((flags & GOMP_TASK_FLAG_REDUCTION) && data)
       tomp_task_reduction_register(thr, ((uintptr_t **)data)[2]);
   }
-  if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_begin, n);
+  if (ompt) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_begin, n);
 
   gomp_ull ntasks, base, extra;
   if (flags & GOMP_TASK_FLAG_GRAINSIZE) {
@@ -98,16 +98,16 @@ taskloop_body(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lon
     b.end = start + done * step;
     if (ompt) {
       /* task_create reports it as a taskloop_chunk dispatch of the new task */
-      thr->ompt_chunk[0] = b.start;
-      thr->ompt_chunk[1] = cnt;
-      thr->ompt_chunk_pending = true;
+      thr->ev_chunk[0] = b.start;
+      thr->ev_chunk[1] = cnt;
+      thr->ev_chunk_pending = true;
     }
     if (quick && !tomp_task_runs_at_once(thr, s.flags))
       tomp_task_defer(thr, fn, data, s.arg_size, s.arg_align, qf, s.priority, set_bounds, &b);
     else
       tomp_task_create(thr, &s);
   }
-  if (ompt) tomp_ompt_work_(thr, ompt_work_taskloop, ompt_scope_end, n);
+  if (ompt) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_end, n);
   if (group) tomp_taskgroup_end(thr);
 }
 
@@ -123,7 +123,7 @@ taskloop_tool(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), lon
 static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
                          long arg_size, long arg_align, unsigned flags, unsigned long num_tasks,
                          int priority, gomp_ull start, gomp_ull step, gomp_ull n) {
-  if (tomp_ompt_on())
+  if (tomp_listening())
     taskloop_tool(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, step,
                   n);
   else

@@ -25,7 +25,7 @@
 
 #include "gomp.h"
 #include "omp.h"
-#include "ompt-events.h"
+#include "internal.h"
 
 #pragma weak GOMP_taskwait
 
@@ -58,26 +58,26 @@ TOMP_EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_tea
   /* each team's initial task carries the league's parallel_data (tools interface) */
   tomp_region_task_t rt = {.size = num_teams};
   tomp_task_t *initial = &rt.task;
-  bool ompt = tomp_ompt_on();
-  if (ompt) tomp_ompt_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
+  bool ompt = tomp_listening();
+  if (ompt) tomp_ev_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
   for (unsigned k = 0; k < num_teams; k++) {
     team_task_init(thr, &rt, enc, k);
     if (thread_limit) initial->icv.thread_limit = clamp_limit(thread_limit);
     thr->task = initial;
     if (ompt) {
-      tomp_ompt_region_task_(ompt_scope_begin, &rt, k);
-      tomp_ompt_exit_frame(initial, __builtin_frame_address(0));
+      tomp_ev_region_task_(ompt_scope_begin, &rt, k);
+      tomp_ev_exit_frame(initial, __builtin_frame_address(0));
     }
     fn(data);
     /* (not a taskwait region of the program: only when there is something to wait for) */
     if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* the team's initial task ends with its tasks */
     if (ompt) {
       initial->frame.exit_frame.ptr = NULL;
-      tomp_ompt_region_task_(ompt_scope_end, &rt, k);
+      tomp_ev_region_task_(ompt_scope_end, &rt, k);
     }
     thr->task = enc;
   }
-  if (ompt) tomp_ompt_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
+  if (ompt) tomp_ev_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
 }
 
 /* GOMP_teams4 under a tool.  The team bodies run in the target function itself, so a team's
@@ -108,15 +108,15 @@ static void teams4_team_begin(tomp_thread_t *thr, league4_t *l) {
   team_task_init(thr, &l->rt, l->enc, k);
   l->rt.task.frame.exit_frame = l->enc->frame.exit_frame;
   thr->task = &l->rt.task;
-  tomp_ompt_region_task_(ompt_scope_begin, &l->rt, k);
+  tomp_ev_region_task_(ompt_scope_begin, &l->rt, k);
 }
 
 static void teams4_league_begin(tomp_thread_t *thr) {
-  league4_t *l = thr->ompt_teams4;
-  if (!l) thr->ompt_teams4 = l = tomp_calloc(1, sizeof *l);
+  league4_t *l = thr->ev_teams4;
+  if (!l) thr->ev_teams4 = l = tomp_calloc(1, sizeof *l);
   l->enc = thr->task;
   l->rt.size = l->enc->icv.league_size;
-  tomp_ompt_league_(thr, ompt_scope_begin, l->enc, &l->rt.parallel_data, l->rt.size);
+  tomp_ev_league_(thr, ompt_scope_begin, l->enc, &l->rt.parallel_data, l->rt.size);
   teams4_team_begin(thr, l);
 }
 
@@ -125,10 +125,10 @@ static bool teams4_next(tomp_thread_t *thr, league4_t *l) {
   tomp_task_t *initial = &l->rt.task;
   if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* a team ends with its tasks */
   initial->frame.exit_frame.ptr = NULL;
-  tomp_ompt_region_task_(ompt_scope_end, &l->rt, initial->icv.league_num);
+  tomp_ev_region_task_(ompt_scope_end, &l->rt, initial->icv.league_num);
   thr->task = l->enc;
   if (!league_next(&l->enc->icv)) {
-    tomp_ompt_league_(thr, ompt_scope_end, l->enc, &l->rt.parallel_data, l->rt.size);
+    tomp_ev_league_(thr, ompt_scope_end, l->enc, &l->rt.parallel_data, l->rt.size);
     l->enc = NULL;
     return false;
   }
@@ -146,10 +146,10 @@ TOMP_EXPORT bool GOMP_teams4(unsigned num_teams_lower, unsigned num_teams_upper,
     if (thread_limit) icv->thread_limit = clamp_limit(thread_limit);
     icv->league_size = n;
     icv->league_num = 0;
-    if (tomp_ompt_on()) teams4_league_begin(thr);
+    if (tomp_listening()) teams4_league_begin(thr);
     return true;
   }
-  league4_t *l = thr->ompt_teams4;
+  league4_t *l = thr->ev_teams4;
   if (l && l->enc) return teams4_next(thr, l);
   return league_next(&thr->task->icv);
 }

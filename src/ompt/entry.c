@@ -8,7 +8,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include "ompt-events.h"
+#include "ompt.h"
 #include "affinity.h"
 #include "task.h"
 
@@ -68,6 +68,7 @@ static ompt_set_result_t set_callback(ompt_callbacks_t event, ompt_callback_t ca
   ompt_set_result_t r = tomp_ompt_support(event);
   if (r == ompt_set_error) return r;
   __atomic_store_n(&tomp_ompt_cb.slot[event], callback, __ATOMIC_RELEASE);
+  tomp_ompt_sync_wants();
   if (callback) tomp_ompt_want_path();
   return r;
 }
@@ -235,7 +236,7 @@ static int get_parallel_info(int level, ompt_data_t **parallel_data, int *team_s
   }
   tomp_thread_t *it = initial_thread_of(task);
   if (!it) return 0;
-  if (parallel_data) *parallel_data = &it->ompt_implicit_parallel_data;
+  if (parallel_data) *parallel_data = &it->implicit_parallel_data;
   if (team_size) *team_size = 1;
   return 2;
 }
@@ -264,7 +265,7 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
       *parallel_data = &region_root(task)->parallel_data;
     } else {
       tomp_thread_t *it = initial_thread_of(task);
-      *parallel_data = it ? &it->ompt_implicit_parallel_data : NULL;
+      *parallel_data = it ? &it->implicit_parallel_data : NULL;
     }
   }
   if (thread_num) {

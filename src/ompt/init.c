@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ompt-events.h"
+#include "ompt.h"
 #include "omp.h"
 
 tomp_ompt_callbacks_t tomp_ompt_cb;
@@ -33,7 +33,7 @@ static int finalize_started;
 /* The tool registered a callback or looked up an entry point that reads tool-path records
  * (tomp_ompt_want_path).  A tool that did neither by the end of its initialize stays
  * attached (its finalize runs, omp_control_tool answers "no callback") but leaves
- * TOMP_TOOL_OMPT clear: nothing it could observe differs, so it pays what no tool pays. */
+ * TOMP_OBS_OMPT clear: nothing it could observe differs, so it pays what no tool pays. */
 static int path_wanted;
 static FILE *vlog;
 static pthread_key_t initial_key;
@@ -162,7 +162,7 @@ static void membarrier_setup(void) {
 
 static void initial_thread_exit(void *p) {
   tomp_thread_t *thr = p;
-  if (tomp_ompt_on()) tomp_ompt_thread_end_(thr);
+  if (tomp_listening()) tomp_ompt_thread_end_(thr);
 }
 
 static void finalize_at_exit(void) { tomp_ompt_finalize(); }
@@ -171,10 +171,7 @@ static void finalize_at_exit(void) { tomp_ompt_finalize(); }
  * rewritten: the bit goes again and the tool stays attached without events (the key code
  * said why). */
 static bool path_on(void) {
-  __atomic_or_fetch(&tomp_ompt_enabled, TOMP_TOOL_OMPT, __ATOMIC_RELEASE);
-  if (tomp_tool_keys_sync()) return true;
-  __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_OMPT, __ATOMIC_SEQ_CST);
-  return false;
+  return tomp_listen(TOMP_OBS_OMPT);
 }
 
 void tomp_ompt_init(void) {
@@ -222,6 +219,7 @@ void tomp_ompt_init(void) {
   if (!tool->initialize(tomp_ompt_lookup, 0, &tool->tool_data)) {
     vlogf("initialize returned 0: tool deactivated, OMPT interface inactive");
     memset(&tomp_ompt_cb, 0, sizeof tomp_ompt_cb);
+    tomp_ompt_sync_wants();
     path_wanted = 0;
     tool = NULL;
     close_verbose_log();
@@ -309,7 +307,7 @@ static void end_on_behalf(tomp_thread_t *t, ompt_callback_thread_end_t f) {
     f(&t->thread_data);
 }
 
-/* Order: parked workers end themselves; events stop (no callback starts once tomp_ompt_enabled
+/* Order: parked workers end themselves; events stop (no callback starts once tomp_listeners
  * is 0) and the ones in flight finish; the threads that could not end themselves get their
  * thread_end here, the finalizing thread last (its initial task ends first if it is outside
  * any region); then the tool's finalize.  After that tomp never calls the tool again. */
@@ -321,7 +319,7 @@ void tomp_ompt_finalize(void) {
   ompt_callback_thread_end_t te = __atomic_load_n(&tomp_ompt_cb.cb.thread_end, __ATOMIC_RELAXED);
   ompt_callback_implicit_task_t it =
       __atomic_load_n(&tomp_ompt_cb.cb.implicit_task, __ATOMIC_RELAXED);
-  __atomic_and_fetch(&tomp_ompt_enabled, ~TOMP_TOOL_OMPT, __ATOMIC_SEQ_CST);
+  __atomic_and_fetch(&tomp_listeners, ~TOMP_OBS_OMPT, __ATOMIC_SEQ_CST);
   list = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); /* workers started meanwhile */
   quiesce(list, self);
   tomp_tool_keys_sync(); /* the no-tool path costs nothing again (a Collector may keep it) */
@@ -329,21 +327,22 @@ void tomp_ompt_finalize(void) {
     if (t != self) end_on_behalf(t, te);
   if (self && __atomic_load_n(&self->ompt_life, __ATOMIC_RELAXED) == 1) {
     if (self->ompt_type == ompt_thread_initial && !self->team && it) {
-      if (self->ompt_single) tomp_ompt_single_flush_(self);
-      it(ompt_scope_end, &self->ompt_implicit_parallel_data, &self->initial_task.task_data, 1,
-         1, ompt_task_initial);
+      if (self->ev_single) tomp_ev_single_flush_(self);
+      it(ompt_scope_end, &self->implicit_parallel_data, &self->initial_task.task_data, 1, 1,
+         ompt_task_initial);
     }
     end_on_behalf(self, te);
     if (self != main_thr) pthread_setspecific(initial_key, NULL);
   }
   for (int i = 0; i < TOMP_OMPT_NSLOTS; i++)
     __atomic_store_n(&tomp_ompt_cb.slot[i], NULL, __ATOMIC_RELAXED);
+  tomp_ompt_sync_wants();
   if (tool->finalize) tool->finalize(&tool->tool_data);
 }
 
 TOMP_EXPORT int omp_control_tool(int command, int modifier, void *arg) {
   const void *ra = __builtin_return_address(0);
-  if (!(__atomic_load_n(&tomp_ompt_enabled, __ATOMIC_RELAXED) & TOMP_TOOL_OMPT))
+  if (!(__atomic_load_n(&tomp_listeners, __ATOMIC_RELAXED) & TOMP_OBS_OMPT))
     return tomp_load_acq(&tool_initialized) && !tomp_load_acq(&finalize_started)
                ? omp_control_tool_nocallback /* attached, path off: it registered nothing */
                : omp_control_tool_notool;

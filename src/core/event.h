@@ -1,0 +1,395 @@
+/* The event layer: what the core tells observers (src/ompt, src/collector, later src/ompd)
+ * and what it costs when nobody listens.  docs/architecture.md explains the layer;
+ * docs/ompt-support.md ("Cost without a tool") measures its no-listener path.
+ *
+ * Three mechanisms, each one name:
+ *  - tomp_listeners, the listening word: one bit per attached observer (TOMP_OBS_*).  Core
+ *    code never loads it on a hot path; it asks tomp_listening(), a tool key (toolkey.c): a
+ *    five-byte no-op that tomp rewrites into a jump while the word is nonzero.
+ *  - tomp_ev_want[TOMP_EV_*]: per event, the bits of the observers that want it.  Tested only
+ *    behind tomp_listening(), so an observer that wants few events costs few calls.
+ *  - one typed hook per event (tomp_observer_t).  An observer fills in the hooks it handles
+ *    and attaches itself (tomp_observer_attach) from a constructor; core calls the attached
+ *    observers in slot order through the dispatchers in event.c.
+ * Core owns the state observers read (thread states and wait ids, task frames and data, the
+ * thread table); observers own only what they add (tool data is core's ompt_data_t fields).
+ * The vocabulary is OpenMP's (omp-tools.h enumerations): it is the standard's, not OMPT's. */
+#ifndef TOMP_EVENT_H
+#define TOMP_EVENT_H
+
+#ifndef TOMP_INTERNAL_H
+#error "include internal.h, which includes event.h after the types it needs"
+#endif
+
+/* ---- Who listens --------------------------------------------------------------------- */
+
+/* Observers, by slot; bit (1 << slot) in tomp_listeners and in tomp_ev_want[]. */
+enum { TOMP_OBS_SLOT_OMPT, TOMP_OBS_SLOT_COLLECTOR, TOMP_OBS_SLOT_OMPD, TOMP_OBS_NSLOTS };
+#define TOMP_OBS_OMPT (1 << TOMP_OBS_SLOT_OMPT)
+#define TOMP_OBS_COLLECTOR (1 << TOMP_OBS_SLOT_COLLECTOR)
+#define TOMP_OBS_OMPD (1 << TOMP_OBS_SLOT_OMPD)
+
+/* Nonzero while an observer listens.  Hot code does not load it: it asks tomp_listening(). */
+extern int tomp_listeners TOMP_HIDDEN;
+
+/* `make NO_OMPT=1` (build-noompt/): the event layer compiled out, every event site folds
+ * away.  Only for measuring what observability costs: such a build never finds a tool. */
+#ifdef TOMP_NO_OMPT
+#define TOMP_LISTENING() 0
+#define TOMP_TOOL_KEYS 0
+#elif defined(__x86_64__)
+/* A tool key (toolkey.c): a five-byte no-op that tomp_tool_keys_sync rewrites into a jump to
+ * the `on` branch while tomp_listeners is nonzero, so the no-listener path evaluates nothing.
+ * The no-op never straddles an aligned 8-byte word (.balign 8,,4 pads only when it would),
+ * so one 8-byte store rewrites it; the record holds both addresses relative to itself. */
+#define TOMP_TOOL_KEYS 1
+static inline __attribute__((always_inline)) bool tomp_tool_key_(void) {
+  __asm__ goto(".balign 8,,4\n"
+               "1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n\t"
+               ".pushsection tomp_tool_keys, \"a\"\n\t"
+               ".balign 4\n\t"
+               ".long 1b - ., %l[on] - .\n\t"
+               ".popsection"
+               :
+               :
+               :
+               : on);
+  return false;
+on:
+  __attribute__((cold));
+  return true;
+}
+#define TOMP_LISTENING() tomp_tool_key_()
+#else
+#define TOMP_LISTENING() (__atomic_load_n(&tomp_listeners, __ATOMIC_RELAXED) != 0)
+#define TOMP_TOOL_KEYS 0
+#endif
+
+/* The one question every event site asks: is anyone listening? */
+static inline __attribute__((always_inline)) bool tomp_listening(void) {
+  return tomp_unlikely(TOMP_LISTENING() != 0);
+}
+
+/* An observer starts or stops listening: its bit, then the code (toolkey.c).  tomp_listen
+ * answers false when the code cannot be rewritten: the bit is gone again and the caller
+ * says so (the key code already printed why). */
+bool tomp_listen(int obs_bit) TOMP_HIDDEN;
+void tomp_unlisten(int obs_bit) TOMP_HIDDEN;
+/* After every change of tomp_listeners: the keys follow the word (toolkey.c). */
+bool tomp_tool_keys_sync(void) TOMP_HIDDEN;
+/* The lock tomp_tool_keys_sync holds, for fork handlers: taken before fork(), released after
+ * it in parent and child. */
+void tomp_tool_keys_lock(void) TOMP_HIDDEN;
+void tomp_tool_keys_unlock(void) TOMP_HIDDEN;
+
+/* ---- What they want ------------------------------------------------------------------- */
+
+typedef enum {
+  TOMP_EV_PARALLEL,      /* parallel (and league) begin/end */
+  TOMP_EV_IMPLICIT_TASK, /* implicit and initial task begin/end */
+  TOMP_EV_WORK,          /* worksharing begin/end (loops, sections, single, taskloop) */
+  TOMP_EV_DISPATCH,      /* chunks, sections, taskloop chunks */
+  TOMP_EV_SYNC,          /* barriers, taskwait, taskgroup: region and wait */
+  TOMP_EV_REDUCTION,     /* task reductions */
+  TOMP_EV_TASK_CREATE,
+  TOMP_EV_TASK_SCHEDULE,
+  TOMP_EV_DEPENDENCES,     /* a task's (or a doacross iteration's) dependences */
+  TOMP_EV_TASK_DEPENDENCE, /* an edge between two sibling tasks */
+  TOMP_EV_MUTEX_ACQUIRE,
+  TOMP_EV_MUTEX_ACQUIRED,
+  TOMP_EV_MUTEX_RELEASED,
+  TOMP_EV_LOCK_INIT,
+  TOMP_EV_LOCK_DESTROY,
+  TOMP_EV_NEST_LOCK, /* a nest lock re-acquired or partly released */
+  TOMP_EV_CANCEL,
+  TOMP_EV_NEVENTS
+} tomp_event_t;
+
+/* Bits of the observers that want each event (set and cleared with atomic or/and). */
+extern uint8_t tomp_ev_want[TOMP_EV_NEVENTS] TOMP_HIDDEN;
+#define TOMP_EV_WANTED(ev) (__atomic_load_n(&tomp_ev_want[ev], __ATOMIC_RELAXED) != 0)
+/* An observer's interest: set (on) or clear its bit for event ev. */
+void tomp_ev_set_wanted(int obs_bit, tomp_event_t ev, bool on) TOMP_HIDDEN;
+
+/* ---- The hooks ------------------------------------------------------------------------ */
+
+/* What a host target region or a league carries for its events. */
+typedef struct tomp_ev_target {
+  ompt_data_t data; /* the observer's (OMPT: the EMI target_data) */
+  uint64_t id;      /* a fresh id per region, assigned at begin */
+} tomp_ev_target_t;
+
+enum {
+  TOMP_MUTEX_EV_ACQUIRE,
+  TOMP_MUTEX_EV_ACQUIRED,
+  TOMP_MUTEX_EV_RELEASED,
+  TOMP_MUTEX_EV_LOCK_INIT,
+  TOMP_MUTEX_EV_LOCK_DESTROY,
+  TOMP_MUTEX_EV_NEST_BEGIN,
+  TOMP_MUTEX_EV_NEST_END
+};
+
+/* One typed hook per event; NULL: the observer ignores it.  Every hook runs on the thread
+ * the event happens on, after the core state it describes is current.  codeptr is the user
+ * return address the event reports (see tomp_ev_codeptr). */
+typedef struct tomp_observer {
+  const char *name;
+  /* Start-up: tomp_init calls it once core is ready (OMPT looks for a tool here). */
+  void (*start)(void);
+  void (*thread_begin)(tomp_thread_t *thr);
+  void (*thread_end)(tomp_thread_t *thr);
+  void (*idle)(tomp_thread_t *thr, bool begin);
+  /* A team was forked (flags: ompt_parallel_flag_t; requested: the parallelism asked for). */
+  void (*parallel_begin)(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc,
+                         unsigned requested, int flags);
+  void (*parallel_end)(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc);
+  /* A league (host teams region) begins or ends: its parallel data is pdata. */
+  void (*league)(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc, ompt_data_t *pdata,
+                 unsigned nteams, const void *codeptr);
+  /* The calling thread's implicit task of its team begins or ends. */
+  void (*implicit_task)(tomp_thread_t *thr, ompt_scope_endpoint_t ep);
+  /* An initial task: an initial thread's own (rt NULL), or a league's or target region's. */
+  void (*initial_task)(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_region_task_t *rt,
+                       unsigned index);
+  void (*work)(tomp_thread_t *thr, tomp_task_t *task, int wstype, ompt_scope_endpoint_t ep,
+               uint64_t count, const void *codeptr);
+  /* kind: ompt_dispatch_t; a: a chunk's first iteration value or a section's number, n: the
+   * chunk's iteration count.  task: the task that executes it. */
+  void (*dispatch)(tomp_thread_t *thr, tomp_task_t *task, int kind, uint64_t a, uint64_t n);
+  /* state: the wait state (ompt_state_wait_barrier_*, _taskwait, _taskgroup) naming the
+   * region; wait: the waiting part nested inside the region. */
+  void (*sync_region)(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
+                      const void *codeptr);
+  void (*reduction)(tomp_thread_t *thr, ompt_scope_endpoint_t ep, const void *codeptr);
+  void (*task_create)(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task, bool has_deps,
+                      const void *codeptr);
+  void (*task_schedule)(tomp_task_t *prior, int status, tomp_task_t *next);
+  void (*dependences)(tomp_task_t *task, const ompt_dependence_t *deps, int n);
+  void (*task_dependence)(tomp_task_t *pred, tomp_task_t *succ);
+  /* which: TOMP_MUTEX_EV_*; kind: ompt_mutex_t; wait_id: the user-visible object */
+  void (*mutex)(tomp_thread_t *thr, int which, int kind, unsigned hint, const void *wait_id,
+                const void *codeptr);
+  void (*cancel)(tomp_thread_t *thr, int flags, const void *codeptr);
+  void (*error)(tomp_thread_t *thr, int severity, const char *msg, size_t len, const void *codeptr);
+  void (*target)(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep, tomp_task_t *task,
+                 tomp_ev_target_t *r, const void *codeptr);
+} tomp_observer_t;
+
+/* An observer plugs in (from a constructor: before tomp_init runs). */
+void tomp_observer_attach(int slot, const tomp_observer_t *obs) TOMP_HIDDEN;
+/* tomp_init: every attached observer's start hook. */
+void tomp_observers_start(void) TOMP_HIDDEN;
+
+/* ---- Event-layer state and helpers (event.c) -------------------------------------------- */
+
+/* The parallel region a task binds to: its team's, a league's or target region's, or its
+ * initial thread's implicit one. */
+ompt_data_t *tomp_ev_parallel_data_of(tomp_task_t *task) TOMP_HIDDEN;
+/* The user return address an event of thr reports: the one its outermost entry point
+ * recorded, else the team's region's. */
+static inline const void *tomp_ev_codeptr(tomp_thread_t *thr) {
+  if (thr->codeptr) return thr->codeptr;
+  return thr->team ? thr->team->codeptr : NULL;
+}
+
+/* ---- Dispatchers: the cold halves of the event sites (event.c) --------------------------- */
+
+void tomp_ev_thread_begin_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ev_thread_end_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ev_idle_(tomp_thread_t *thr, bool begin) TOMP_HIDDEN;
+void tomp_ev_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) TOMP_HIDDEN;
+void tomp_ev_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) TOMP_HIDDEN;
+void tomp_ev_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
+void tomp_ev_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
+                     ompt_data_t *pdata, unsigned nteams) TOMP_HIDDEN;
+void tomp_ev_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt,
+                          unsigned index) TOMP_HIDDEN;
+void tomp_ev_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
+                      const void *codeptr) TOMP_HIDDEN;
+void tomp_ev_serial_barrier_(tomp_thread_t *thr, const void *codeptr) TOMP_HIDDEN;
+/* taskwait / taskgroup regions (state ompt_state_wait_taskwait / _taskgroup): the region and
+ * its wait, nested */
+void tomp_ev_sync_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
+void tomp_ev_reduction_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
+void tomp_ev_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep,
+                   uint64_t count) TOMP_HIDDEN;
+void tomp_ev_dispatch_(tomp_thread_t *thr, int kind, uint64_t a, uint64_t n) TOMP_HIDDEN;
+/* single: executor or not; deferred_end: gcc calls nothing at the block's end (event.c) */
+void tomp_ev_single_begin_(tomp_thread_t *thr, bool executor, bool deferred_end) TOMP_HIDDEN;
+void tomp_ev_single_end_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ev_single_flush_(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task,
+                          bool has_deps) TOMP_HIDDEN;
+void tomp_ev_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) TOMP_HIDDEN;
+void tomp_ev_dependences_(tomp_task_t *task, const ompt_dependence_t *deps, int n) TOMP_HIDDEN;
+void tomp_ev_task_dependence_(tomp_task_t *pred, tomp_task_t *succ) TOMP_HIDDEN;
+void tomp_ev_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint,
+                    const void *wait_id) TOMP_HIDDEN;
+void tomp_ev_cancel_(tomp_thread_t *thr, int flags) TOMP_HIDDEN;
+/* doacross: the current task's dependences, n entries of type source or sink whose
+ * variable.value is the iteration vector (logical iteration numbers) */
+void tomp_ev_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned n) TOMP_HIDDEN;
+void tomp_ev_error_(tomp_thread_t *thr, int severity, const char *msg, size_t len) TOMP_HIDDEN;
+void tomp_ev_target_(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep, tomp_task_t *task,
+                     tomp_ev_target_t *r) TOMP_HIDDEN;
+/* Worksharing module (loop.c): work-begin of the construct a combined parallel loop or
+ * sections pre-entered, for the calling thread. */
+void tomp_ev_ws_initial(tomp_thread_t *thr) TOMP_HIDDEN;
+
+/* ---- Inline event sites ---------------------------------------------------------------- */
+
+static inline void tomp_ev_thread_begin(tomp_thread_t *thr) {
+  if (tomp_listening()) tomp_ev_thread_begin_(thr);
+}
+static inline void tomp_ev_thread_end(tomp_thread_t *thr) {
+  if (tomp_listening()) tomp_ev_thread_end_(thr);
+}
+/* A worker parks in the pool (begin) or leaves it (end). */
+static inline void tomp_ev_idle(tomp_thread_t *thr, bool begin) {
+  if (tomp_listening()) tomp_ev_idle_(thr, begin);
+}
+/* tomp_fork, after the team is set up and before any worker starts. */
+static inline void tomp_ev_fork(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
+  if (!tomp_listening()) return;
+  if (TOMP_EV_WANTED(TOMP_EV_PARALLEL)) {
+    tomp_ev_fork_(thr, team, ptask);
+  } else {
+    thr->ev_fork_flags = 0;
+    thr->ev_requested = 0;
+  }
+}
+/* Each thread, in its implicit task: begin before the task body, end after the region's
+ * closing barrier (the thread still belongs to the team). */
+static inline void tomp_ev_implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  if (tomp_listening() && (TOMP_EV_WANTED(TOMP_EV_IMPLICIT_TASK) || thr->ev_single ||
+                           (ep == ompt_scope_begin && thr->team->ws_initial)))
+    tomp_ev_implicit_task_(thr, ep);
+}
+/* tomp_join, back in the encountering task: parallel end.  With implicit-task events wanted,
+ * join still waits for the workers' implicit-task end, which reads the team. */
+static inline void tomp_ev_join(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
+  if (tomp_listening() &&
+      (TOMP_EV_WANTED(TOMP_EV_PARALLEL) || TOMP_EV_WANTED(TOMP_EV_IMPLICIT_TASK)))
+    tomp_ev_join_(thr, team, ptask);
+}
+/* Barriers: whether tomp_ev_barrier_ has anything to do (given someone listens): a sync
+ * event wanted, or a pending single end to close. */
+static inline bool tomp_ev_barrier_wanted(tomp_thread_t *thr) {
+  return thr->ev_single || TOMP_EV_WANTED(TOMP_EV_SYNC);
+}
+/* The frame through which the runtime calls a task body: set just before the call, cleared
+ * when it returns.  fp is __builtin_frame_address(0) of the calling runtime function. */
+static inline void tomp_ev_exit_frame(tomp_task_t *task, void *fp) {
+  if (tomp_listening()) {
+    task->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    task->frame.exit_frame.ptr = fp;
+  }
+}
+
+/* Mutual exclusion.  Call them only when tomp_listening().  wait_id is the address of the
+ * user-visible object (lock, critical name, atomic lock word).  The interest is tested
+ * inline, so an observer that did not ask for the event costs no call. */
+static inline void tomp_ev_lock_init(tomp_thread_t *thr, int kind, unsigned hint, void *wait_id) {
+  if (TOMP_EV_WANTED(TOMP_EV_LOCK_INIT))
+    tomp_ev_mutex_(TOMP_MUTEX_EV_LOCK_INIT, thr, kind, hint, wait_id);
+}
+static inline void tomp_ev_lock_destroy(tomp_thread_t *thr, int kind, void *wait_id) {
+  if (TOMP_EV_WANTED(TOMP_EV_LOCK_DESTROY))
+    tomp_ev_mutex_(TOMP_MUTEX_EV_LOCK_DESTROY, thr, kind, 0, wait_id);
+}
+static inline void tomp_ev_mutex_acquire(tomp_thread_t *thr, int kind, unsigned hint,
+                                         void *wait_id) {
+  if (TOMP_EV_WANTED(TOMP_EV_MUTEX_ACQUIRE))
+    tomp_ev_mutex_(TOMP_MUTEX_EV_ACQUIRE, thr, kind, hint, wait_id);
+}
+static inline void tomp_ev_mutex_acquired(tomp_thread_t *thr, int kind, void *wait_id) {
+  if (TOMP_EV_WANTED(TOMP_EV_MUTEX_ACQUIRED))
+    tomp_ev_mutex_(TOMP_MUTEX_EV_ACQUIRED, thr, kind, 0, wait_id);
+}
+static inline void tomp_ev_mutex_released(tomp_thread_t *thr, int kind, void *wait_id) {
+  if (TOMP_EV_WANTED(TOMP_EV_MUTEX_RELEASED))
+    tomp_ev_mutex_(TOMP_MUTEX_EV_RELEASED, thr, kind, 0, wait_id);
+}
+/* ompt_scope_begin on re-acquire, ompt_scope_end on a partial release */
+static inline void tomp_ev_nest_lock(tomp_thread_t *thr, bool begin, void *wait_id) {
+  if (TOMP_EV_WANTED(TOMP_EV_NEST_LOCK))
+    tomp_ev_mutex_(begin ? TOMP_MUTEX_EV_NEST_BEGIN : TOMP_MUTEX_EV_NEST_END, thr, 0, 0, wait_id);
+}
+
+/* ---- Entry points: frames and return addresses for observers ---------------------------- */
+
+#define TOMP_CODEPTR() __builtin_return_address(0)
+/* The entry point's frame address as tools see it: where its frame pointer points once the
+ * frame is set up.  On x86-64 that is the canonical frame address minus the return address
+ * and the saved frame pointer; computing it from the CFA lets the compiler leave the frame
+ * out of an entry point's no-listener path (__builtin_frame_address forces one on every
+ * path, 3-5 instructions per call). */
+#if defined(__x86_64__)
+#define TOMP_ENTRY_FRAME() ((void *)((char *)__builtin_dwarf_cfa() - 2 * sizeof(void *)))
+#else
+#define TOMP_ENTRY_FRAME() __builtin_frame_address(0)
+#endif
+
+/* TOMP_ENTRY(thr) opens every exported entry point (a declaration: write it once per
+ * function, before other statements).  While someone listens, the outermost entry of a task
+ * records the user's return address (thr->codeptr) and the entry point's frame as the task's
+ * enter_frame; both are undone when the entry point returns (cleanup attribute), so a sample
+ * taken in user code never sees a stale enter_frame.  Without a listener: a tool key (a
+ * no-op) on entry, a test of a local that is NULL on exit. */
+typedef struct tomp_entry_guard {
+  struct tomp_thread *thr; /* non-NULL when this entry set the task's enter_frame */
+  tomp_task_t *task;
+  const void *codeptr; /* thr->codeptr before this entry */
+} tomp_entry_guard_t;
+
+static inline __attribute__((always_inline)) void
+tomp_entry_enter_(struct tomp_thread *thr, tomp_entry_guard_t *g, const void *ra, void *fp) {
+  tomp_task_t *t = thr ? thr->task : NULL;
+  if (!t || t->frame.enter_frame.ptr) return; /* nested inside another entry point */
+  g->thr = thr;
+  g->task = t;
+  g->codeptr = thr->codeptr;
+  thr->codeptr = ra;
+  t->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* flags before address, for signal handlers */
+  t->frame.enter_frame.ptr = fp;
+}
+
+static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
+  if (tomp_unlikely(g->thr != NULL)) {
+    g->task->frame.enter_frame.ptr = NULL;
+    g->thr->codeptr = g->codeptr;
+  }
+}
+
+#define TOMP_ENTRY(thr) TOMP_ENTRY_AT(thr, TOMP_CODEPTR(), TOMP_ENTRY_FRAME())
+/* The same for a function that works on behalf of an entry point, given that entry point's
+ * return address and frame (see TOMP_TOOL_PATH). */
+#define TOMP_ENTRY_AT(thr, ra, fp)                                                                 \
+  tomp_entry_guard_t tomp_entry_guard_ __attribute__((cleanup(tomp_entry_leave_))) = {0};          \
+  if (tomp_listening()) tomp_entry_enter_((thr), &tomp_entry_guard_, (ra), (fp))
+
+/* The hottest entry points (locks, critical, atomic) are split in two.  Their first statement
+ * is TOMP_TOOL_PATH(fn, args...): while someone listens it returns fn(ra, fp, args...), an
+ * out-of-line twin that opens with TOMP_ENTRY_AT(thr, ra, fp) and emits the events; without
+ * a listener, the rest of the entry point runs with no event code at all, so the cost is
+ * that one tool key, a no-op.  fp stays right even if the compiler makes the call a tail
+ * call: the twin's frame then takes the entry point's place at the same address. */
+#define TOMP_TOOL_PATH(fn, ...)                                                                    \
+  do {                                                                                             \
+    if (tomp_listening()) return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);            \
+  } while (0)
+/* The same for an entry point that needs the calling thread: declares thr = tomp_self and
+ * also takes the twin when the thread is one tomp has not seen yet (the twin's tomp_thread()
+ * sets it up).  One rare branch instead of two keeps the fast path free of a stack frame
+ * (two rare calls make the compiler set the frame up on entry: 5-9 instructions a call). */
+#define TOMP_TOOL_PATH_THR(thr, fn, ...)                                                           \
+  tomp_thread_t *thr = tomp_self;                                                                  \
+  do {                                                                                             \
+    if (tomp_unlikely(TOMP_LISTENING() || thr == NULL))                                            \
+      return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);                                \
+  } while (0)
+#define TOMP_TOOL_TWIN __attribute__((noinline))
+
+#endif

@@ -1,0 +1,330 @@
+/* The OMPT observer's hooks: each turns one event of the core's event layer (core/event.h)
+ * into the OMPT callback the tool registered, building its arguments from the core
+ * structures.  The event layer calls them only while the OMPT bit is in tomp_listeners;
+ * every call into the tool goes through TOMP_OMPT_CALL (finalization quiescence, ompt.h).
+ *
+ * tomp_ompt_sync_wants keeps the event layer's interest bits (tomp_ev_want) equal to the set
+ * of registered callbacks, so an event no callback receives costs its site no call. */
+#include <stddef.h>
+
+#include "ompt.h"
+
+#define CB(name) __atomic_load_n(&tomp_ompt_cb.cb.name, __ATOMIC_RELAXED)
+
+/* ---- interest ---------------------------------------------------------------------------- */
+
+/* The callbacks each event of the event layer can deliver. */
+static const struct {
+  tomp_event_t ev;
+  unsigned char cb[2];
+} wants[] = {
+    {TOMP_EV_PARALLEL, {ompt_callback_parallel_begin, ompt_callback_parallel_end}},
+    {TOMP_EV_IMPLICIT_TASK, {ompt_callback_implicit_task}},
+    {TOMP_EV_WORK, {ompt_callback_work}},
+    {TOMP_EV_DISPATCH, {ompt_callback_dispatch}},
+    {TOMP_EV_SYNC, {ompt_callback_sync_region, ompt_callback_sync_region_wait}},
+    {TOMP_EV_REDUCTION, {ompt_callback_reduction}},
+    {TOMP_EV_TASK_CREATE, {ompt_callback_task_create}},
+    {TOMP_EV_TASK_SCHEDULE, {ompt_callback_task_schedule}},
+    {TOMP_EV_DEPENDENCES, {ompt_callback_dependences}},
+    {TOMP_EV_TASK_DEPENDENCE, {ompt_callback_task_dependence}},
+    {TOMP_EV_MUTEX_ACQUIRE, {ompt_callback_mutex_acquire}},
+    {TOMP_EV_MUTEX_ACQUIRED, {ompt_callback_mutex_acquired}},
+    {TOMP_EV_MUTEX_RELEASED, {ompt_callback_mutex_released}},
+    {TOMP_EV_LOCK_INIT, {ompt_callback_lock_init}},
+    {TOMP_EV_LOCK_DESTROY, {ompt_callback_lock_destroy}},
+    {TOMP_EV_NEST_LOCK, {ompt_callback_nest_lock}},
+    {TOMP_EV_CANCEL, {ompt_callback_cancel}},
+};
+
+void tomp_ompt_sync_wants(void) {
+  for (size_t i = 0; i < sizeof wants / sizeof wants[0]; i++) {
+    bool on = false;
+    for (int k = 0; k < 2; k++)
+      if (wants[i].cb[k] && __atomic_load_n(&tomp_ompt_cb.slot[wants[i].cb[k]], __ATOMIC_RELAXED))
+        on = true;
+    tomp_ev_set_wanted(TOMP_OBS_OMPT, wants[i].ev, on);
+  }
+}
+
+/* ---- threads ----------------------------------------------------------------------------- */
+
+void tomp_ompt_thread_begin_(tomp_thread_t *thr) {
+  tomp_ompt_thread_registered_(thr);
+  tomp_thread_t *q = tomp_self;
+  if (tomp_ompt_call_enter(q)) {
+    /* begun only if the callback could be made: finalize ends exactly the begun threads */
+    __atomic_store_n(&thr->ompt_life, 1, __ATOMIC_RELAXED);
+    ompt_callback_thread_begin_t f = CB(thread_begin);
+    if (f) f((ompt_thread_t)thr->ompt_type, &thr->thread_data);
+  }
+  tomp_ompt_call_leave(q);
+  if (thr->ompt_type == ompt_thread_initial) tomp_ompt_initial_task_(thr, ompt_scope_begin);
+}
+
+/* A thread reports its own end (worker exit or finalize request, program thread exit).  The
+ * 1 -> 2 step of ompt_life makes it exactly once: finalize takes the same step for threads
+ * that did not get here (tomp_ompt_finalize). */
+void tomp_ompt_thread_end_(tomp_thread_t *thr) {
+  tomp_thread_t *q = tomp_self;
+  uint32_t begun = 1;
+  if (tomp_ompt_call_enter(q) && __atomic_compare_exchange_n(&thr->ompt_life, &begun, 2, false,
+                                                             __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    if (thr->ompt_type == ompt_thread_initial) tomp_ompt_initial_task_(thr, ompt_scope_end);
+    ompt_callback_thread_end_t f = CB(thread_end);
+    if (f) f(&thr->thread_data);
+  }
+  tomp_ompt_call_leave(q);
+}
+
+/* OpenMP 5.2 sec. 12.8: an initial task reports actual_parallelism 1 and index 1.  The spec
+ * lets implicit-task-end pass NULL parallel_data, but for an initial task we pass the same
+ * implicit-parallel-region object as at begin: LLVM's libomp does so, and tools rely on it
+ * (Archer 14 frees the region it attached at begin through it and crashes on NULL). */
+void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  if (ep == ompt_scope_end && thr->ev_single) tomp_ev_single_flush_(thr);
+  ompt_callback_implicit_task_t f = CB(implicit_task);
+  if (f)
+    TOMP_OMPT_CALL(f, ep, &thr->implicit_parallel_data, &thr->initial_task.task_data, 1, 1,
+                   ompt_task_initial);
+}
+
+/* ---- parallel regions, leagues, implicit and initial tasks ------------------------------- */
+
+static void parallel_begin(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc,
+                           unsigned requested, int flags) {
+  ompt_callback_parallel_begin_t f = CB(parallel_begin);
+  if (f)
+    TOMP_OMPT_CALL(f, &enc->task_data, &enc->frame, &team->parallel_data, requested, flags,
+                   team->codeptr);
+}
+
+static void parallel_end(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc) {
+  ompt_callback_parallel_end_t f = CB(parallel_end);
+  if (f) TOMP_OMPT_CALL(f, &team->parallel_data, &enc->task_data, team->ev_flags, team->codeptr);
+}
+
+static void league(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
+                   ompt_data_t *pdata, unsigned nteams, const void *ra) {
+  int flags = ompt_parallel_league | ompt_parallel_invoker_runtime;
+  if (ep == ompt_scope_begin) {
+    ompt_callback_parallel_begin_t f = CB(parallel_begin);
+    if (f) TOMP_OMPT_CALL(f, &enc->task_data, &enc->frame, pdata, nteams, flags, ra);
+  } else {
+    ompt_callback_parallel_end_t f = CB(parallel_end);
+    if (f) TOMP_OMPT_CALL(f, pdata, &enc->task_data, flags, ra);
+  }
+}
+
+static void implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  ompt_callback_implicit_task_t f = CB(implicit_task);
+  tomp_team_t *team = thr->team;
+  if (f)
+    TOMP_OMPT_CALL(f, ep, ep == ompt_scope_begin ? &team->parallel_data : NULL,
+                   &thr->task->task_data, team->nthreads, thr->tid, ompt_task_implicit);
+}
+
+/* A league's or target region's initial task: its region's parallel_data at end too, as in
+ * tomp_ompt_initial_task_ (tool compatibility with LLVM's libomp; Archer dereferences it). */
+static void initial_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_region_task_t *rt,
+                         unsigned index) {
+  ompt_callback_implicit_task_t f = CB(implicit_task);
+  if (f)
+    TOMP_OMPT_CALL(f, ep, &rt->parallel_data, &rt->task.task_data, rt->size, index,
+                   ompt_task_initial);
+}
+
+/* ---- synchronisation --------------------------------------------------------------------- */
+
+static ompt_sync_region_t sync_kind(int state) {
+  switch (state) {
+  case ompt_state_wait_barrier_implicit_parallel:
+    return ompt_sync_region_barrier_implicit_parallel;
+  case ompt_state_wait_barrier_implicit_workshare:
+  case ompt_state_wait_barrier_implicit:
+    return ompt_sync_region_barrier_implicit_workshare;
+  case ompt_state_wait_barrier_explicit:
+    return ompt_sync_region_barrier_explicit;
+  case ompt_state_wait_barrier_teams:
+    return ompt_sync_region_barrier_teams;
+  case ompt_state_wait_taskwait:
+    return ompt_sync_region_taskwait;
+  case ompt_state_wait_taskgroup:
+    return ompt_sync_region_taskgroup;
+  default:
+    return ompt_sync_region_barrier_implementation;
+  }
+}
+
+static void sync_region(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
+                        const void *codeptr) {
+  ompt_callback_sync_region_t f = wait ? CB(sync_region_wait) : CB(sync_region);
+  if (!f) return;
+  tomp_task_t *task = thr->task;
+  TOMP_OMPT_CALL(f, sync_kind(state), ep, tomp_ev_parallel_data_of(task), &task->task_data,
+                 codeptr);
+}
+
+static void reduction(tomp_thread_t *thr, ompt_scope_endpoint_t ep, const void *codeptr) {
+  ompt_callback_sync_region_t f = CB(reduction);
+  tomp_task_t *t = thr->task;
+  if (f)
+    TOMP_OMPT_CALL(f, ompt_sync_region_reduction, ep, tomp_ev_parallel_data_of(t), &t->task_data,
+                   codeptr);
+}
+
+/* ---- worksharing ------------------------------------------------------------------------- */
+
+static void work(tomp_thread_t *thr, tomp_task_t *task, int wstype, ompt_scope_endpoint_t ep,
+                 uint64_t count, const void *codeptr) {
+  ompt_callback_work_t f = CB(work);
+  if (f)
+    TOMP_OMPT_CALL(f, (ompt_work_t)wstype, ep, tomp_ev_parallel_data_of(task), &task->task_data,
+                   count, codeptr);
+}
+
+/* gcc gives no address for a section's block: instance.value is the section's number, 1 for
+ * the first section of the construct (see docs/ompt-support.md). */
+static void dispatch(tomp_thread_t *thr, tomp_task_t *task, int kind, uint64_t a, uint64_t n) {
+  ompt_callback_dispatch_t f = CB(dispatch);
+  if (!f) return;
+  ompt_dispatch_chunk_t c = {a, n};
+  ompt_data_t inst = {.ptr = &c};
+  if (kind == ompt_dispatch_section) inst.value = a;
+  TOMP_OMPT_CALL(f, tomp_ev_parallel_data_of(task), &task->task_data, (ompt_dispatch_t)kind, inst);
+}
+
+/* ---- tasks ------------------------------------------------------------------------------- */
+
+#define TASK_FLAG_MASK 0xf800001fu /* the ompt_task_flag_t bits of task->flags */
+
+static void task_create(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task, bool has_deps,
+                        const void *codeptr) {
+  ompt_callback_task_create_t f = CB(task_create);
+  if (f)
+    TOMP_OMPT_CALL(f, parent ? &parent->task_data : NULL, parent ? &parent->frame : NULL,
+                   &task->task_data, (int)(task->flags & TASK_FLAG_MASK), has_deps, codeptr);
+}
+
+static void task_schedule(tomp_task_t *prior, int status, tomp_task_t *next) {
+  ompt_callback_task_schedule_t f = CB(task_schedule);
+  if (f)
+    TOMP_OMPT_CALL(f, prior ? &prior->task_data : NULL, (ompt_task_status_t)status,
+                   next ? &next->task_data : NULL);
+}
+
+static void dependences(tomp_task_t *task, const ompt_dependence_t *deps, int n) {
+  ompt_callback_dependences_t f = CB(dependences);
+  if (f) TOMP_OMPT_CALL(f, &task->task_data, deps, n);
+}
+
+static void task_dependence(tomp_task_t *pred, tomp_task_t *succ) {
+  ompt_callback_task_dependence_t f = CB(task_dependence);
+  if (f) TOMP_OMPT_CALL(f, &pred->task_data, &succ->task_data);
+}
+
+/* ---- mutual exclusion -------------------------------------------------------------------- */
+
+static int impl_of(int kind) {
+  return kind == ompt_mutex_ordered ? TOMP_MUTEX_IMPL_SPIN : TOMP_MUTEX_IMPL_FUTEX;
+}
+
+static void mutex(tomp_thread_t *thr, int which, int kind, unsigned hint, const void *wid,
+                  const void *ra) {
+  ompt_wait_id_t w = (ompt_wait_id_t)(uintptr_t)wid;
+  switch (which) {
+  case TOMP_MUTEX_EV_ACQUIRE: {
+    ompt_callback_mutex_acquire_t f = CB(mutex_acquire);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, hint, (unsigned)impl_of(kind), w, ra);
+    break;
+  }
+  case TOMP_MUTEX_EV_ACQUIRED: {
+    ompt_callback_mutex_t f = CB(mutex_acquired);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, w, ra);
+    break;
+  }
+  case TOMP_MUTEX_EV_RELEASED: {
+    ompt_callback_mutex_t f = CB(mutex_released);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, w, ra);
+    break;
+  }
+  case TOMP_MUTEX_EV_LOCK_INIT: {
+    ompt_callback_mutex_acquire_t f = CB(lock_init);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, hint, (unsigned)impl_of(kind), w, ra);
+    break;
+  }
+  case TOMP_MUTEX_EV_LOCK_DESTROY: {
+    ompt_callback_mutex_t f = CB(lock_destroy);
+    if (f) TOMP_OMPT_CALL(f, (ompt_mutex_t)kind, w, ra);
+    break;
+  }
+  default: {
+    ompt_callback_nest_lock_t f = CB(nest_lock);
+    if (f)
+      TOMP_OMPT_CALL(f, which == TOMP_MUTEX_EV_NEST_BEGIN ? ompt_scope_begin : ompt_scope_end, w,
+                     ra);
+    break;
+  }
+  }
+}
+
+/* ---- cancellation, errors, target -------------------------------------------------------- */
+
+static void cancel(tomp_thread_t *thr, int flags, const void *ra) {
+  ompt_callback_cancel_t f = CB(cancel);
+  if (f) TOMP_OMPT_CALL(f, &thr->task->task_data, flags, ra);
+}
+
+static void error(tomp_thread_t *thr, int severity, const char *msg, size_t len, const void *ra) {
+  ompt_callback_error_t f = CB(error);
+  if (f) TOMP_OMPT_CALL(f, (ompt_severity_t)severity, msg, len, ra);
+}
+
+/* A target construct run on the host (tomp has no devices): device_num is the initial device,
+ * 0; task is the encountering task.  r->data is the EMI target_data (the tool's), r->id the
+ * target_id of the non-EMI callback. */
+static void target(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep, tomp_task_t *task,
+                   tomp_ev_target_t *r, const void *ra) {
+  ompt_callback_target_emi_t fe = CB(target_emi);
+  if (fe) TOMP_OMPT_CALL(fe, (ompt_target_t)kind, ep, 0, &task->task_data, NULL, &r->data, ra);
+  ompt_callback_target_t f = CB(target);
+  if (f) TOMP_OMPT_CALL(f, (ompt_target_t)kind, ep, 0, &task->task_data, r->id, ra);
+}
+
+/* ---- the observer ------------------------------------------------------------------------ */
+
+/* A worker, or an initial thread the program created (it reports its end when it exits). */
+static void thread_begin(tomp_thread_t *thr) {
+  if (thr->ompt_type == ompt_thread_initial)
+    tomp_ompt_initial_thread_started_(thr);
+  else
+    tomp_ompt_thread_begin_(thr);
+}
+
+static const tomp_observer_t ompt_observer = {
+    .name = "OMPT",
+    .start = tomp_ompt_init,
+    .thread_begin = thread_begin,
+    .thread_end = tomp_ompt_thread_end_,
+    .parallel_begin = parallel_begin,
+    .parallel_end = parallel_end,
+    .league = league,
+    .implicit_task = implicit_task,
+    .initial_task = initial_task,
+    .work = work,
+    .dispatch = dispatch,
+    .sync_region = sync_region,
+    .reduction = reduction,
+    .task_create = task_create,
+    .task_schedule = task_schedule,
+    .dependences = dependences,
+    .task_dependence = task_dependence,
+    .mutex = mutex,
+    .cancel = cancel,
+    .error = error,
+    .target = target,
+};
+
+__attribute__((constructor(101))) static void ompt_attach(void) {
+  tomp_observer_attach(TOMP_OBS_SLOT_OMPT, &ompt_observer);
+}
