@@ -1,4 +1,4 @@
-/* Tool keys: the no-tool path's test, rewritten instead of evaluated (internal.h, "OMPT hooks").
+/* Tool keys: the no-listener path's test, rewritten instead of evaluated (event.h).
  *
  * Every test of TOMP_LISTENING() is compiled (x86-64) as a five-byte no-op followed by the
  * no-tool code, with a record of the no-op's address and of the tool code's in the section
