@@ -14,6 +14,7 @@
 #   test-env: VAR=value ...     environment for the run
 #   test-cflags: ...            extra compile flags
 #   test-timeout: N             seconds (default 120)
+#   test-repeat: N              run N times on tomp (default 1); every run must pass
 #   test-no-libgomp: reason     do not run on libgomp (reason is printed)
 #   test-libgomp-fails: reason  libgomp is known to fail it: its failure is reported, not counted
 #   test-skip-tsan: reason      not run on the TSan build (a known open problem: say which)
@@ -68,7 +69,11 @@ for src in tests/*.c; do
   if ! gcc -fopenmp -O2 -g -Wall -Iinclude $cflags "$src" -o "$exe" -lm 2>"$OUT/$name.build.log"; then
     echo "FAIL $name (build: $(head -c 300 "$OUT/$name.build.log"))"; fail=$((fail+1)); failed+=("$name"); continue
   fi
-  run_one "$timeout" "$B/lib" "$envs" "$exe" >"$OUT/$name.tomp.log" 2>&1; rc=$?
+  repeat=$(directive test-repeat "$src"); repeat=${repeat:-1}
+  for ((i = 1; i <= repeat; i++)); do
+    run_one "$timeout" "$B/lib" "$envs" "$exe" >"$OUT/$name.tomp.log" 2>&1; rc=$?
+    [ $rc -eq 0 ] || break
+  done
   note=""
   if [ "$VALIDATE" = 0 ]; then
     :
@@ -81,8 +86,9 @@ for src in tests/*.c; do
   else
     note=" (not run on libgomp: $nolib)"
   fi
+  which=; [ "$repeat" -gt 1 ] && which=" on run $i of $repeat"
   if [ $rc -eq 0 ]; then echo "PASS $name$note"; pass=$((pass+1));
-  else echo "FAIL $name (tomp exit $rc; log $OUT/$name.tomp.log)"; tail -5 "$OUT/$name.tomp.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name"); fi
+  else echo "FAIL $name (tomp exit $rc$which; log $OUT/$name.tomp.log)"; tail -5 "$OUT/$name.tomp.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name"); fi
 done
 
 for src in tests/scenarios/*.sh; do
