@@ -3,14 +3,20 @@
 #
 #   tests/run.sh [BUILD_DIR] [PATTERN]
 #
-# Every tests/*.c is a self-checking program: built once with `gcc -fopenmp`, then run on
-# tomp (LD_LIBRARY_PATH on BUILD_DIR/lib, where libgomp.so.1 is tomp, so nothing of the system
-# libgomp can be loaded) and, to validate the test itself, on the system libgomp.  A test
-# passes when it exits 0 on tomp and, unless marked, on libgomp too.  Every tests/scenarios/*.sh is a
-# scenario script (environment handling, linking modes) run with TOMP_BUILD and TEST_BIN set;
-# a scenario that exits 77 is skipped on that build (its last output line says why).
+# Three kinds of tests, found by their place and name (docs/testing.md):
+#  - tests/*.c: self-checking programs, built once with `gcc -fopenmp`, then run on tomp
+#    (LD_LIBRARY_PATH on BUILD_DIR/lib, where libgomp.so.1 is tomp, so nothing of the system
+#    libgomp can be loaded) and, to validate the test itself, on the system libgomp.  A test
+#    passes when it exits 0 on tomp and, unless marked, on libgomp too.
+#  - tests/ompt/NAME.c with a sibling NAME.check: OMPT tests (name ompt_NAME), run under the
+#    ompt-print tool and checked with FileCheck by tests/ompt/run-test.sh, as the ompt-*
+#    directives of their leading comment say.
+#  - tests/scenarios/*.sh: scenario scripts (environment, linking modes, installation, ABI,
+#    OMPT set-ups no directive can describe, tomp-prof).
+# Scripts (and run-test.sh) run with TOMP_BUILD, TEST_OUT (scratch directory) and SANLIB
+# set; one that exits 77 is skipped on that build (its last output line says why).
 #
-# Directives, on lines of a test's leading comment:
+# Directives of tests/*.c, on lines of the test's leading comment:
 #   test-env: VAR=value ...     environment for the run
 #   test-cflags: ...            extra compile flags
 #   test-timeout: N             seconds (default 120)
@@ -91,20 +97,32 @@ for src in tests/*.c; do
   else echo "FAIL $name (tomp exit $rc$which; log $OUT/$name.tomp.log)"; tail -5 "$OUT/$name.tomp.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name"); fi
 done
 
-for src in tests/scenarios/*.sh; do
-  [ -e "$src" ] || continue
-  name=$(basename "$src" .sh)
-  [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && continue
-  TOMP_BUILD="$B" TEST_OUT="$OUT" SANLIB="$SANLIB" timeout -k 5 600 bash "$src" >"$OUT/$name.sh.log" 2>&1
-  rc=$?
+run_script() { # NAME LOG SCRIPT [ARG]: a script's exit status is the verdict (77: skipped)
+  local name=$1 log=$2
+  shift 2
+  [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && return
+  TOMP_BUILD="$B" TEST_OUT="$OUT" SANLIB="$SANLIB" timeout -k 5 600 bash "$@" >"$log" 2>&1
+  local rc=$?
   if [ $rc -eq 0 ]; then
     echo "PASS $name"; pass=$((pass+1))
   elif [ $rc -eq 77 ]; then
-    # exit 77: the scenario does not apply to this build (it prints why as its last line)
-    echo "SKIP $name ($(tail -1 "$OUT/$name.sh.log"))"
+    # exit 77: the test does not apply to this build (it prints why as its last line)
+    echo "SKIP $name ($(tail -1 "$log"))"
   else
-    echo "FAIL $name (log $OUT/$name.sh.log)"; tail -8 "$OUT/$name.sh.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name")
+    echo "FAIL $name (log $log)"; tail -8 "$log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name")
   fi
+}
+
+for src in tests/ompt/*.c; do
+  [ -e "${src%.c}.check" ] || continue # the other programs there belong to scenarios
+  name=ompt_$(basename "$src" .c)
+  run_script "$name" "$OUT/$name.log" tests/ompt/run-test.sh "$src"
+done
+
+for src in tests/scenarios/*.sh; do
+  [ -e "$src" ] || continue
+  name=$(basename "$src" .sh)
+  run_script "$name" "$OUT/$name.sh.log" "$src"
 done
 
 echo "$pass passed, $fail failed"
