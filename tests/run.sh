@@ -3,7 +3,7 @@
 #
 #   tests/run.sh [BUILD_DIR] [PATTERN]
 #
-# Three kinds of tests, found by their place and name (docs/testing.md):
+# Four kinds of tests, found by their place and name (docs/testing.md):
 #  - tests/*.c: self-checking programs, built once with `gcc -fopenmp`, then run on tomp
 #    (LD_LIBRARY_PATH on BUILD_DIR/lib, where libgomp.so.1 is tomp, so nothing of the system
 #    libgomp can be loaded) and, to validate the test itself, on the system libgomp.  A test
@@ -11,8 +11,10 @@
 #  - tests/ompt/NAME.c with a sibling NAME.check: OMPT tests (name ompt_NAME), run under the
 #    ompt-print tool and checked with FileCheck by tests/ompt/run-test.sh, as the ompt-*
 #    directives of their leading comment say.
+#  - tests/prof/*.sh (but the sourced *common.sh): tomp-prof tests (name prof_NAME), scripts
+#    that record the programs of tests/prof and check what tomp-prof makes of them.
 #  - tests/scenarios/*.sh: scenario scripts (environment, linking modes, installation, ABI,
-#    OMPT set-ups no directive can describe, tomp-prof).
+#    OMPT set-ups no directive can describe).
 # Scripts (and run-test.sh) run with TOMP_BUILD, TEST_OUT (scratch directory) and SANLIB
 # set; one that exits 77 is skipped on that build (its last output line says why).
 #
@@ -117,6 +119,12 @@ for src in tests/ompt/*.c; do
   [ -e "${src%.c}.check" ] || continue # the other programs there belong to scenarios
   name=ompt_$(basename "$src" .c)
   run_script "$name" "$OUT/$name.log" tests/ompt/run-test.sh "$src"
+done
+
+for src in tests/prof/*.sh; do
+  case $src in *common.sh) continue ;; esac # sourced by the tests
+  name=prof_$(basename "$src" .sh)
+  run_script "$name" "$OUT/$name.sh.log" "$src"
 done
 
 for src in tests/scenarios/*.sh; do
