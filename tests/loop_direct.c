@@ -11,13 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s (%s)\n", __FILE__, __LINE__, #c, cur_name);        \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "check.h"
 
 typedef unsigned long long ull;
 bool GOMP_loop_static_start(long, long, long, long, long *, long *);
@@ -150,19 +144,19 @@ static void run_long(int k, long s, long e, long inc, long ch, int nthr, bool no
            ch, nthr);
   cur_name = buf;
   ull n = trips_long(s, e, inc);
-  CHECK(n < MAXN);
+  CHECKF(n < MAXN, "%s", cur_name);
   memset(hits, 0, sizeof hits);
 #pragma omp parallel num_threads(nthr)
   {
     long a, b;
     if (l_start(k, s, e, inc, ch, &a, &b)) {
       do {
-        CHECK(inc > 0 ? a < b : a > b);
+        CHECKF(inc > 0 ? a < b : a > b, "%s", cur_name);
         for (long i = a; inc > 0 ? i < b : i > b;) {
           ull d = inc > 0 ? (ull)i - (ull)s : (ull)s - (ull)i;
           ull st = inc > 0 ? (ull)inc : -(ull)inc;
-          CHECK(d % st == 0);
-          CHECK(d / st < n);
+          CHECKF(d % st == 0, "%s", cur_name);
+          CHECKF(d / st < n, "%s", cur_name);
           __atomic_add_fetch(&hits[d / st], 1, __ATOMIC_RELAXED);
           if (inc > 0 ? (ull)b - (ull)i <= (ull)inc : (ull)i - (ull)b <= -(ull)inc) break; /* no overflow past the end */
           i += inc;
@@ -176,7 +170,8 @@ static void run_long(int k, long s, long e, long inc, long ch, int nthr, bool no
       GOMP_loop_end();
     }
   }
-  for (ull i = 0; i < n; i++) CHECK(hits[i] == 1);
+  for (ull i = 0; i < n; i++)
+    CHECKF(hits[i] == 1, "%s", cur_name);
 }
 
 static void run_ull(int k, bool up, ull s, ull e, ull inc, ull ch, int nthr) {
@@ -187,18 +182,18 @@ static void run_ull(int k, bool up, ull s, ull e, ull inc, ull ch, int nthr) {
   ull st = up ? inc : -inc;
   ull n = up ? (s < e ? (e - s) / st + ((e - s) % st != 0) : 0)
              : (s > e ? (s - e) / st + ((s - e) % st != 0) : 0);
-  CHECK(n < MAXN);
+  CHECKF(n < MAXN, "%s", cur_name);
   memset(hits, 0, sizeof hits);
 #pragma omp parallel num_threads(nthr)
   {
     ull a, b;
     if (u_start(k, up, s, e, inc, ch, &a, &b)) {
       do {
-        CHECK(up ? a < b : a > b);
+        CHECKF(up ? a < b : a > b, "%s", cur_name);
         for (ull i = a; up ? i < b : i > b;) {
           ull d = up ? i - s : s - i;
-          CHECK(d % st == 0);
-          CHECK(d / st < n);
+          CHECKF(d % st == 0, "%s", cur_name);
+          CHECKF(d / st < n, "%s", cur_name);
           __atomic_add_fetch(&hits[d / st], 1, __ATOMIC_RELAXED);
           if ((up ? b - i : i - b) <= st) break;
           i += inc;
@@ -207,7 +202,8 @@ static void run_ull(int k, bool up, ull s, ull e, ull inc, ull ch, int nthr) {
     }
     GOMP_loop_end();
   }
-  for (ull i = 0; i < n; i++) CHECK(hits[i] == 1);
+  for (ull i = 0; i < n; i++)
+    CHECKF(hits[i] == 1, "%s", cur_name);
 }
 
 int main(void) {
@@ -264,7 +260,7 @@ int main(void) {
         for (long i = a; i < b; i++) sum += i;
       while (GOMP_loop_dynamic_next(&a, &b));
     GOMP_loop_end();
-    CHECK(sum == 4950);
+    CHECKF(sum == 4950, "%s", cur_name);
   }
   puts("ok");
   return 0;

@@ -14,16 +14,6 @@
 
 #include "check.h"
 
-/* CHECK with the values that explain a failure */
-#define CHECKF(c, ...)                                                                             \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-    }                                                                                              \
-    CHECK(c);                                                                                      \
-  } while (0)
-
 #define N 3001
 static int hit[N];
 static int owner[N];

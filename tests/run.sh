@@ -3,17 +3,26 @@
 #
 #   tests/run.sh [BUILD_DIR] [PATTERN]
 #
-# Every tests/*.c is a self-checking program: built once with `gcc -fopenmp`, then run on
-# tomp (LD_LIBRARY_PATH on BUILD_DIR/lib, where libgomp.so.1 is tomp, so nothing of the system
-# libgomp can be loaded) and, to validate the test itself, on the system libgomp.  A test
-# passes when it exits 0 on tomp and, unless marked, on libgomp too.  Every tests/scenarios/*.sh is a
-# scenario script (environment handling, linking modes) run with TOMP_BUILD and TEST_BIN set;
-# a scenario that exits 77 is skipped on that build (its last output line says why).
+# Four kinds of tests, found by their place and name (docs/testing.md):
+#  - tests/*.c: self-checking programs, built once with `gcc -fopenmp`, then run on tomp
+#    (LD_LIBRARY_PATH on BUILD_DIR/lib, where libgomp.so.1 is tomp, so nothing of the system
+#    libgomp can be loaded) and, to validate the test itself, on the system libgomp.  A test
+#    passes when it exits 0 on tomp and, unless marked, on libgomp too.
+#  - tests/ompt/NAME.c with a sibling NAME.check: OMPT tests (name ompt_NAME), run under the
+#    ompt-print tool and checked with FileCheck by tests/ompt/run-test.sh, as the ompt-*
+#    directives of their leading comment say.
+#  - tests/prof/*.sh (but the sourced *common.sh): tomp-prof tests (name prof_NAME), scripts
+#    that record the programs of tests/prof and check what tomp-prof makes of them.
+#  - tests/scenarios/*.sh: scenario scripts (environment, linking modes, installation, ABI,
+#    OMPT set-ups no directive can describe).
+# Scripts (and run-test.sh) run with TOMP_BUILD, TEST_OUT (scratch directory) and SANLIB
+# set; one that exits 77 is skipped on that build (its last output line says why).
 #
-# Directives, on lines of a test's leading comment:
+# Directives of tests/*.c, on lines of the test's leading comment:
 #   test-env: VAR=value ...     environment for the run
 #   test-cflags: ...            extra compile flags
 #   test-timeout: N             seconds (default 120)
+#   test-repeat: N              run N times on tomp (default 1); every run must pass
 #   test-no-libgomp: reason     do not run on libgomp (reason is printed)
 #   test-libgomp-fails: reason  libgomp is known to fail it: its failure is reported, not counted
 #   test-skip-tsan: reason      not run on the TSan build (a known open problem: say which)
@@ -68,7 +77,11 @@ for src in tests/*.c; do
   if ! gcc -fopenmp -O2 -g -Wall -Iinclude $cflags "$src" -o "$exe" -lm 2>"$OUT/$name.build.log"; then
     echo "FAIL $name (build: $(head -c 300 "$OUT/$name.build.log"))"; fail=$((fail+1)); failed+=("$name"); continue
   fi
-  run_one "$timeout" "$B/lib" "$envs" "$exe" >"$OUT/$name.tomp.log" 2>&1; rc=$?
+  repeat=$(directive test-repeat "$src"); repeat=${repeat:-1}
+  for ((i = 1; i <= repeat; i++)); do
+    run_one "$timeout" "$B/lib" "$envs" "$exe" >"$OUT/$name.tomp.log" 2>&1; rc=$?
+    [ $rc -eq 0 ] || break
+  done
   note=""
   if [ "$VALIDATE" = 0 ]; then
     :
@@ -81,24 +94,43 @@ for src in tests/*.c; do
   else
     note=" (not run on libgomp: $nolib)"
   fi
+  which=; [ "$repeat" -gt 1 ] && which=" on run $i of $repeat"
   if [ $rc -eq 0 ]; then echo "PASS $name$note"; pass=$((pass+1));
-  else echo "FAIL $name (tomp exit $rc; log $OUT/$name.tomp.log)"; tail -5 "$OUT/$name.tomp.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name"); fi
+  else echo "FAIL $name (tomp exit $rc$which; log $OUT/$name.tomp.log)"; tail -5 "$OUT/$name.tomp.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name"); fi
+done
+
+run_script() { # NAME LOG SCRIPT [ARG]: a script's exit status is the verdict (77: skipped)
+  local name=$1 log=$2
+  shift 2
+  [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && return
+  TOMP_BUILD="$B" TEST_OUT="$OUT" SANLIB="$SANLIB" timeout -k 5 600 bash "$@" >"$log" 2>&1
+  local rc=$?
+  if [ $rc -eq 0 ]; then
+    echo "PASS $name"; pass=$((pass+1))
+  elif [ $rc -eq 77 ]; then
+    # exit 77: the test does not apply to this build (it prints why as its last line)
+    echo "SKIP $name ($(tail -1 "$log"))"
+  else
+    echo "FAIL $name (log $log)"; tail -8 "$log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name")
+  fi
+}
+
+for src in tests/ompt/*.c; do
+  [ -e "${src%.c}.check" ] || continue # the other programs there belong to scenarios
+  name=ompt_$(basename "$src" .c)
+  run_script "$name" "$OUT/$name.log" tests/ompt/run-test.sh "$src"
+done
+
+for src in tests/prof/*.sh; do
+  case $src in *common.sh) continue ;; esac # sourced by the tests
+  name=prof_$(basename "$src" .sh)
+  run_script "$name" "$OUT/$name.sh.log" "$src"
 done
 
 for src in tests/scenarios/*.sh; do
   [ -e "$src" ] || continue
   name=$(basename "$src" .sh)
-  [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && continue
-  TOMP_BUILD="$B" TEST_OUT="$OUT" SANLIB="$SANLIB" timeout -k 5 600 bash "$src" >"$OUT/$name.sh.log" 2>&1
-  rc=$?
-  if [ $rc -eq 0 ]; then
-    echo "PASS $name"; pass=$((pass+1))
-  elif [ $rc -eq 77 ]; then
-    # exit 77: the scenario does not apply to this build (it prints why as its last line)
-    echo "SKIP $name ($(tail -1 "$OUT/$name.sh.log"))"
-  else
-    echo "FAIL $name (log $OUT/$name.sh.log)"; tail -8 "$OUT/$name.sh.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name")
-  fi
+  run_script "$name" "$OUT/$name.sh.log" "$src"
 done
 
 echo "$pass passed, $fail failed"

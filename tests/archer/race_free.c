@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(c) do { if (!(c)) { printf("%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); exit(1); } } while (0)
+#include "../check.h"
 
 int main(void) {
   int crit = 0, named = 0, bar = 0, sgl = 0, mst = 0, atm = 0, lck = 0, ord = 0, red = 0;

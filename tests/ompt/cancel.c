@@ -1,7 +1,13 @@
-/* Cancellation seen at cancellable barriers (OMP_CANCELLATION=true, two threads): thread 0
- * cancels the region, thread 1 detects it at an explicit barrier (GOMP_barrier_cancel), at
- * the end of a loop (GOMP_loop_end_cancel), at the end of sections (GOMP_sections_end_cancel)
- * and at a cancellation point.  The first cancel comes late, so thread 1 usually waits. */
+/* OMPT cancel events (OMP_CANCELLATION=true, two threads): thread 0 activates cancellation of
+ * each region; thread 1 detects it at an explicit barrier (GOMP_barrier_cancel), at the end of
+ * a loop (GOMP_loop_end_cancel), at the end of sections (GOMP_sections_end_cancel) and at a
+ * cancellation point.  The first cancel comes late, so thread 1 usually waits; whether it
+ * waits in the barrier or arrives after the cancel, it reports exactly one detection per
+ * region.  Five runs, each checked against cancel.check.
+ *
+ * ompt-run: x5 OMP_CANCELLATION=true
+ * ompt-filecheck: CHECK
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <unistd.h>

@@ -1,4 +1,5 @@
-# Shared by tests/scenarios/ompt_*.sh: build the ompt-print tool and test programs.
+# Shared by tests/ompt/run-test.sh (the OMPT directive tests) and tests/scenarios/ompt_*.sh:
+# build the ompt-print tool and test programs.
 #   TOMP_BUILD (from tests/run.sh) is the build directory; TEST_OUT the scratch directory.
 set -eu
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

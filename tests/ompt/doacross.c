@@ -1,6 +1,19 @@
-/* Doacross (ordered(2) with depend(sink) / depend(source), signed and unsigned long long
- * loops): each source and each sink is a `dependences` callback of the encountering task
- * with the iteration vector (logical iteration numbers). */
+/* OMPT for doacross loops (ordered(2) with depend(sink) / depend(source), signed and unsigned
+ * long long loops): OpenMP 5.2's doacross-source / doacross-sink events as `dependences`
+ * callbacks of the encountering task, entries of type source / sink with the iteration
+ * vector (logical iteration numbers) in variable.value.  One thread: the order is fixed and
+ * checked (dispatch events left out).  Two threads (argument x: a longer loop): every source
+ * and every sink is still reported once (4x2 iterations: 8 sources, 6 sinks; the ull loop:
+ * 2 sources, 1 sink).
+ *
+ * ompt-run: OMP_NUM_THREADS=1
+ * ompt-grep: a=3,3 b=1
+ * ompt-filecheck: CHECK drop=^[0-9]+: dispatch( |$)
+ * ompt-run: x3 OMP_NUM_THREADS=2 -- x
+ * ompt-grep: a=4,4 b=1
+ * ompt-count: kinds=source == 10
+ * ompt-count: kinds=sink == 7
+ */
 #include <omp.h>
 #include <stdio.h>
 

@@ -15,19 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../check.h"
+
 static const char *mode = "none";
 static ompt_function_lookup_t lookup;
 static ompt_set_callback_t set_callback;
 static ompt_get_task_info_t get_task_info;
-static int begins, ends, fails;
-
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      printf("ERROR %s:%d: %s\n", __FILE__, __LINE__, #c);                                         \
-      __atomic_add_fetch(&fails, 1, __ATOMIC_RELAXED);                                             \
-    }                                                                                              \
-  } while (0)
+static int begins, ends;
 
 static void on_parallel_begin(ompt_data_t *etd, const ompt_frame_t *etf, ompt_data_t *pd,
                               unsigned int req, int flags, const void *ra) {
@@ -67,10 +61,10 @@ static void check_frames(void) {
   int flags = 0, tnum = -1;
   ompt_data_t *task_data = NULL, *par = NULL;
   ompt_frame_t *frame = NULL;
-  CHECK(get_task_info(0, &flags, &task_data, &frame, &par, &tnum) == 2);
-  CHECK(flags & ompt_task_implicit);
-  CHECK(frame && frame->exit_frame.ptr != NULL);
-  CHECK(tnum == omp_get_thread_num());
+  EXPECT(get_task_info(0, &flags, &task_data, &frame, &par, &tnum) == 2);
+  EXPECT(flags & ompt_task_implicit);
+  EXPECT(frame && frame->exit_frame.ptr != NULL);
+  EXPECT(tnum == omp_get_thread_num());
 }
 
 static long work(void) {
@@ -96,27 +90,27 @@ static long work(void) {
 }
 
 int main(void) {
-  CHECK(work() == 4960);
+  EXPECT(work() == 4960);
   if (!strcmp(mode, "none")) {
     /* looked up, not linked: GCC 12's libgomp has no omp_control_tool, and libomp's carries
      * another symbol version than tomp's */
     int (*control_tool)(int, int, void *) =
         (int (*)(int, int, void *))dlsym(RTLD_DEFAULT, "omp_control_tool");
-    CHECK(control_tool && control_tool(omp_control_tool_flush, 0, NULL) ==
-                              omp_control_tool_nocallback);
-    CHECK(begins == 0);
+    EXPECT(control_tool &&
+           control_tool(omp_control_tool_flush, 0, NULL) == omp_control_tool_nocallback);
+    EXPECT(begins == 0);
   } else if (!strcmp(mode, "late")) {
-    CHECK(begins == 0);
-    CHECK(set_callback(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin) !=
-          ompt_set_error);
-    CHECK(set_callback(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end) !=
-          ompt_set_error);
+    EXPECT(begins == 0);
+    EXPECT(set_callback(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin) !=
+           ompt_set_error);
+    EXPECT(set_callback(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end) !=
+           ompt_set_error);
     get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
 #pragma omp parallel num_threads(2)
     check_frames();
-    CHECK(begins == 1 && ends == 1);
-    CHECK(work() == 4960);
-    CHECK(begins == 2 && ends == 2);
+    EXPECT(begins == 1 && ends == 1);
+    EXPECT(work() == 4960);
+    EXPECT(begins == 2 && ends == 2);
   } else if (!strcmp(mode, "info")) {
 #pragma omp parallel num_threads(2)
     check_frames();
@@ -124,6 +118,6 @@ int main(void) {
     printf("ERROR unknown mode %s\n", mode);
     return 2;
   }
-  printf("%s %s\n", fails ? "failed" : "ok", mode);
-  return fails != 0;
+  printf("%s %s\n", check_failures ? "failed" : "ok", mode);
+  return check_failures != 0;
 }

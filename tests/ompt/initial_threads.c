@@ -1,5 +1,8 @@
 /* A thread the program creates is an initial thread: thread_begin(initial), its initial task, its
- * own parallel region, and its end when it exits. */
+ * own parallel region, and its end when it exits.
+ *
+ * test-cflags: -lpthread
+ */
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>

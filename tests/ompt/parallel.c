@@ -1,4 +1,14 @@
-/* Parallel regions seen by an OMPT tool: plain, barrier, nested, serialized, num_threads. */
+/* OMPT events of parallel regions (plain, barrier, nested, if(0), num_threads, a barrier
+ * outside any region) as ompt-print sees them, which also checks its invariants (pairing,
+ * nesting, thread/task/parallel data identity, states, frames).  In the first run, the
+ * workers report thread_end before the tool is finalized, the initial thread last (LAST);
+ * five more runs check the invariants only.
+ *
+ * ompt-run:
+ * ompt-filecheck: CHECK
+ * ompt-filecheck: LAST raw
+ * ompt-run: x5
+ */
 #include <omp.h>
 #include <stdio.h>
 

@@ -1,17 +1,21 @@
-/* Mutual exclusion for tests/scenarios/ompt_sync.sh: unnamed and named critical, simple and
- * nestable locks (set, test, hinted init), an atomic on a type the hardware cannot update in
- * place (GOMP_atomic_start/end). */
+/* OMPT mutex events: unnamed and named critical, simple and nestable locks (set, test, the
+ * nesting scope events, hinted init, destroy), an atomic on a type the hardware cannot
+ * update in place (GOMP_atomic_start/end).  One thread: the events in order, wait ids stable
+ * per object.  Two threads: ompt-print checks the pairing per wait id; each run sees the 4
+ * critical acquisitions and the 2 atomic releases.
+ *
+ * ompt-link-tomp: omp_init_nest_lock_with_hint is missing from gcc 12's libgomp
+ * ompt-run: OMP_THREAD_LIMIT=1
+ * ompt-filecheck: CHECK
+ * ompt-run: x5
+ * ompt-count: mutex_acquired kind=critical == 4
+ * ompt-count: mutex_released kind=atomic == 2
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                        \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "../check.h"
 
 int main(void) {
   omp_lock_t l;

@@ -1,15 +1,14 @@
-/* Host teams and host-fallback target regions for tests/scenarios/ompt_target_teams.sh. */
+/* OMPT events of host teams (a league parallel region, one initial task per team) and of
+ * target constructs run on the host (target / target data / update / enter / exit data,
+ * device 0).  One run, checked against target_teams.check.
+ *
+ * test-cflags: -foffload=disable
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                        \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "../check.h"
 
 int main(void) {
   int seen[3] = {0}, x = 0;

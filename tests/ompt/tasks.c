@@ -1,16 +1,21 @@
-/* Tasks for tests/scenarios/ompt_tasks.sh: deferred, undeferred (if(0)), final, mergeable,
- * dependences, taskwait, taskgroup, taskloop, detach, cancel taskgroup, error directive. */
+/* OMPT task events: deferred, undeferred (if(0)), final, mergeable, dependences, taskwait,
+ * taskgroup, taskloop (work and chunk dispatch), detach (early and late fulfill), cancel
+ * taskgroup, task reduction, the error directive.  FileCheck on a one-thread run; on two
+ * threads ompt-print checks that every explicit task completes exactly once, waits nest,
+ * etc., and each of the two detachable tasks is either fulfilled early (then completes) or
+ * detached and fulfilled late.
+ *
+ * ompt-run: OMP_CANCELLATION=true OMP_THREAD_LIMIT=1
+ * ompt-filecheck: CHECK
+ * ompt-run: x8 OMP_CANCELLATION=true
+ * ompt-count: status=(early_fulfill|late_fulfill) == 2
+ * ompt-count: status=detach( |$) == status=late_fulfill
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                        \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
+#include "../check.h"
 
 int main(void) {
   int a = 0, b = 0, c = 0, d = 0, sum = 0, n = 0;

@@ -1,17 +1,23 @@
-/* Worksharing constructs for the OMPT scenario tests (tests/scenarios/ompt_worksharing.sh):
- * loops of each schedule, sections, single, ordered, combined loop, doacross, copyprivate. */
+/* OMPT work and dispatch events of loops (every schedule), sections, single (with its deferred
+ * end), ordered, doacross, combined parallel loops and copyprivate.  FileCheck on a
+ * one-thread run (deterministic; barrier waits left out).  On two threads: every chunk of the
+ * first loop (dynamic, 10) is dispatched, whoever takes it (CHUNKS); each section once; one
+ * single_executor and one single_other per single construct (3 of them).
+ *
+ * ompt-run: OMP_THREAD_LIMIT=1 OMP_SCHEDULE=guided,5
+ * ompt-filecheck: CHECK drop=sync_region_wait
+ * ompt-run: x3 OMP_SCHEDULE=dynamic,3
+ * ompt-filecheck: CHUNKS
+ * ompt-count: dispatch kind=section == 3
+ * ompt-count: work_begin type=single_executor == 3
+ * ompt-count: work_end type=single_executor == 3
+ * ompt-count: work_begin type=single_other == 3
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(c)                                                                                   \
-  do {                                                                                             \
-    if (!(c)) {                                                                                    \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                        \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
-
+#include "../check.h"
 
 int main(void) {
   long sum = 0;

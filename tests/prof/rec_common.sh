@@ -1,4 +1,4 @@
-# Shared by tests/scenarios/prof_record*.sh: build tomp-prof and the rec_* programs, record
+# Shared by tests/prof/record*.sh: build tomp-prof and the rec_* programs, record
 # them, and read the data files through `tomp-prof dump`.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "prof-rec-$(basename "$0" .sh)"
 

@@ -1,4 +1,4 @@
-# Shared by tests/scenarios/prof_report*.sh: build tomp-prof and the rep_* programs, record
+# Shared by tests/prof/report*.sh: build tomp-prof and the rep_* programs, record
 # them and read the report's folded output.  Folded lines are `root;...;leaf MICROSECONDS`.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "prof-rep-${REP_TAG:-$(basename "$0" .sh)}"
 

@@ -3,8 +3,8 @@
  * and DIR/tomp-prof.1002.dat (no END record, last record cut short, an unknown record type).
  * Frames are the addresses of this program's fake_* functions (+1: return addresses) and of
  * fake runtime, tool and libc modules added to the saved memory map; CFAs are made up but
- * ordered like a real stack (a callee's CFA below its caller's).  The scenario
- * prof_report_fake.sh checks the folded output line by line. */
+ * ordered like a real stack (a callee's CFA below its caller's).  The test
+ * tests/prof/report_fake.sh checks the folded output line by line. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

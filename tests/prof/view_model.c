@@ -1,6 +1,6 @@
 /* Unit test of the exporters (export-speedscope.c, export-pprof.c, export-chrome.c) on a
  * profile model built by hand, before and independently of real recordings.
- * tests/scenarios/prof_views_model.sh compiles it with the exporter sources, runs
+ * tests/prof/views_model.sh compiles it with the exporter sources, runs
  *   view_model DIR
  * and checks the files it writes (model.speedscope.json, model.pb.gz, model.trace.json, and
  * the same for an empty profile, empty.*) with python3 and `go tool pprof`.

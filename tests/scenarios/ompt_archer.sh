@@ -4,6 +4,8 @@
 # (b) a program with an unprotected shared increment gets a race report.
 # Also prints (without failing) what TSan alone says about (a) on tomp: the false races that
 # make Archer worth having.
+# A scenario, not a tests/ompt directive test: the programs run under LLVM's Archer with
+# gcc's TSan runtime instead of ompt-print, and the verdict is in TSan's reports.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TOMP_BUILD=${TOMP_BUILD:-$ROOT/build}

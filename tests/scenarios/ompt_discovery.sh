@@ -2,6 +2,9 @@
 # ompt_start_tool, one returning NULL, then the tool), OMP_TOOL_VERBOSE_INIT, initialize
 # returning 0, a tool in an -rdynamic executable, in LD_PRELOAD, in a library loaded after
 # tomp, omp_control_tool results, ompt_finalize_tool and silence afterwards.
+# A scenario, not a tests/ompt directive test: each of the eleven set-ups needs its own tool
+# libraries, builds, link order or loader environment, and checks stderr, a log file or the
+# exit of omp_control_tool rather than ompt-print's events.
 source "$(dirname "$0")/../ompt/common.sh"
 build discovery "$ROOT/tests/ompt/discovery.c" -L"$TOMP_BUILD/lib"
 P=$W/discovery
@@ -36,7 +39,7 @@ grep -q "tomp: OMP_TOOL='maybe'" "$W/d3.err" || fail "bad OMP_TOOL: warning does
 OMP_TOOL_VERBOSE_INIT=stderr OMP_TOOL_LIBRARIES=/nonexistent/libx.so:$W/libnotool.so:$W/libnulltool.so:$TOOL \
   on_tomp "$P" > "$W/d4.out" 2> "$W/d4.err"
 no_errors "$W/d4.out"
-$FILECHECK --check-prefix=VERBOSE "$ROOT/tests/ompt/discovery.check" < "$W/d4.err"
+$FILECHECK --check-prefix=VERBOSE "$ROOT/tests/ompt/discovery-scenario.check" < "$W/d4.err"
 grep -q 'control_tool(start)=0' "$W/d4.out" || fail "control_tool with a tool: 0 expected"
 grep -q 'control_tool(100,5)=5' "$W/d4.out" || fail "control_tool: the tool's result is not returned"
 grep -qE '^1: control_tool command=1 modifier=0 arg=null codeptr=main' "$W/d4.out" || fail "control_tool event"
@@ -81,6 +84,6 @@ grep -q '^1: parallel_begin' "$W/d10.out" || fail "tool linked after the runtime
 # 11. ompt_finalize_tool (from the control_tool callback): finalize once, then silence
 DISCOVERY_END=1 OMPT_PRINT_FINALIZE_ON_END=1 OMP_TOOL_LIBRARIES=$TOOL on_tomp "$P" > "$W/d11.out"
 no_errors "$W/d11.out"
-$FILECHECK --check-prefix=FINI "$ROOT/tests/ompt/discovery.check" < "$W/d11.out"
+$FILECHECK --check-prefix=FINI "$ROOT/tests/ompt/discovery-scenario.check" < "$W/d11.out"
 [ "$(grep -c 'finalize errors' "$W/d11.out")" = 1 ] || fail "finalize not exactly once"
 echo ok

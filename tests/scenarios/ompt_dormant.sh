@@ -1,6 +1,9 @@
 # A tool that registers no callback and looks up nothing that reads runtime records stays
 # attached with the tool path off, and turns it on when it asks for more (at initialize or
 # later).  tests/ompt/dormant.c, its tool in the executable; validated on LLVM's libomp too.
+# A scenario, not a tests/ompt directive test: the tool under test is the program itself
+# (no ompt-print), each mode's OMP_TOOL_VERBOSE_INIT log is checked, and the same binary is
+# validated on LLVM's libomp.
 source "$(dirname "$0")/../ompt/common.sh"
 build dormant "$ROOT/tests/ompt/dormant.c" -ldl
 fail() { echo "FAIL: $*"; exit 1; }

@@ -2,6 +2,8 @@
 # finalize; every thread that got thread_begin gets exactly one thread_end before it, made on
 # the finalizing thread for threads that cannot (busy in a region, exit() elsewhere).  Modes of
 # tests/ompt/finalize.c; the tool (tests/ompt/finalize_tool.c) naps inside worker callbacks.
+# A scenario, not a tests/ompt directive test: the tool is tests/ompt/finalize_tool.c (built
+# here, with TSan on the TSan build), and in one mode the program must not finish.
 source "$(dirname "$0")/../ompt/common.sh"
 FT=$W/libfinalize-tool.so
 TSANF=; case "${SANLIB:-}" in *tsan*) TSANF=-fsanitize=thread ;; esac # the tool's state races too

@@ -2,6 +2,8 @@
 # the same value, and every struct type both define has the same size and alignment.  The
 # same generated translation unit is compiled once against each header and the printed
 # values compared.  Also: the header compiles as C89-free C11 and as C++.
+# A scenario, not a tests/ompt directive test: it compares headers; no program runs under a
+# tool.
 source "$(dirname "$0")/../ompt/common.sh"
 OURS=$ROOT/include/omp-tools.h
 THEIRS=$LLVM_INC/omp-tools.h

@@ -4,6 +4,8 @@
 # only complaints allowed are libomp's known deviations (frame flags left 0, barrier waits
 # reported in state overhead / work_parallel, task flags that differ between the callback
 # and ompt_get_task_info, worker barrier-end events after the worker left its task).
+# A scenario, not a tests/ompt directive test: ompt-print is built against LLVM's header,
+# and the tool itself is validated on LLVM's libomp (LD_PRELOAD), whose deviations it lists.
 source "$(dirname "$0")/../ompt/common.sh"
 [ -f "$LLVM_INC/omp-tools.h" ] || { echo "LLVM not installed: skipped"; exit 0; }
 mkdir -p "$W/inc_llvm"; cp "$LLVM_INC/omp-tools.h" "$W/inc_llvm/"

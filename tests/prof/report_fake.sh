@@ -7,7 +7,7 @@
 # directed and undirected blame, the region table, an unknown record type skipped, a file
 # without END whose last record is cut short (said once), an unknown context, and clear
 # messages for a missing directory, an empty directory and a file that is not data.
-source "$(dirname "$0")/../prof/rep_common.sh"
+source "$(dirname "$0")/rep_common.sh"
 gcc -O2 -g -Wall -Wextra -Werror -I"$ROOT/tools/prof" "$ROOT/tests/prof/rep_fake.c" -o "$W/rep_fake"
 mkdir -p "$W/d"
 "$W/rep_fake" "$W/d" || fail "rep_fake"

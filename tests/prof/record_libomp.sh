@@ -3,7 +3,7 @@
 # The same checks as on tomp where libomp behaves alike: samples on every thread, barrier
 # waits on the idle thread, nested contexts chain, task contexts, lock-wait blame, paired
 # trace events.  (libomp 14 reports the implicit barrier as wait_barrier_explicit.)
-source "$(dirname "$0")/../prof/rec_common.sh"
+source "$(dirname "$0")/rec_common.sh"
 LIBOMP=/usr/lib/llvm-14/lib/libomp.so.5
 command -v clang >/dev/null && [ -e "$LIBOMP" ] || { echo "clang or $LIBOMP (libomp-14-dev) missing"; exit 77; }
 cbuild() { clang -fopenmp -O2 "$ROOT/tests/prof/$1.c" -o "$W/$1"; }

@@ -1,8 +1,14 @@
 /* Async-signal safety of the OMPT inquiry entry points: every thread (the initial thread
- * and each worker, from its thread_begin) gets a per-thread SIGPROF timer at a high rate,
- * and the handler calls every inquiry entry point while parallel regions and barriers run.
- * Success: no crash, no deadlock (the scenario's timeout), sane answers. The tool is in
- * this executable (linked -rdynamic). */
+ * and each worker, from its thread_begin) gets a per-thread SIGPROF timer at 20 kHz, and the
+ * handler calls every inquiry entry point while parallel regions, barriers and nested
+ * regions run for 1.5 s.  Success: no crash, no deadlock (the timeout), sane answers, at
+ * least 100 samples; run twice.  The tool is in this executable (linked -rdynamic).
+ *
+ * test-cflags: -rdynamic -lrt
+ * test-timeout: 60
+ * test-repeat: 2
+ * test-no-libgomp: libgomp has no OMPT: ompt_start_tool is never called
+ */
 #include <errno.h>
 #include <omp-tools.h>
 #include <omp.h>

@@ -3,7 +3,7 @@
 # section: samples in wait_lock / wait_critical, and BLAME records from the releases of
 # both kinds (ompt_mutex_lock = 1, ompt_mutex_critical = 5) whose sample counts add up to no
 # more than the wait samples.
-source "$(dirname "$0")/../prof/rec_common.sh"
+source "$(dirname "$0")/rec_common.sh"
 build rec_lock
 record "$W/l" -- "$W/rec_lock"
 f=$(datafile "$W/l")

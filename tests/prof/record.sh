@@ -4,7 +4,7 @@
 # waiting count seen by the working thread, unwinding through -O2 code without frame
 # pointers, no lost samples; bad TOMP_PROF_HZ and -F; an MPI rank in the file name; a program
 # that forks; a gcc program on the system libgomp (no OMPT: no data, said clearly).
-source "$(dirname "$0")/../prof/rec_common.sh"
+source "$(dirname "$0")/rec_common.sh"
 build rec_barrier
 build rec_fork
 

@@ -3,7 +3,7 @@
 # an end without a begin, nothing left open), for regions, implicit tasks, barrier waits,
 # idle workers (rec_nested), explicit tasks and worksharing (rec_tasks), lock and critical
 # waits and holds (rec_lock); the header says the file was traced.
-source "$(dirname "$0")/../prof/rec_common.sh"
+source "$(dirname "$0")/rec_common.sh"
 build rec_nested
 build rec_tasks
 build rec_lock

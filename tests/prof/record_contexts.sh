@@ -4,7 +4,7 @@
 # context per call path however many instances (REGION totals: 10 outer, 20 inner).
 # Tasks created in make_tasks and run by both threads: their samples carry the task context,
 # whose parent is the region's context.
-source "$(dirname "$0")/../prof/rec_common.sh"
+source "$(dirname "$0")/rec_common.sh"
 build rec_nested
 build rec_tasks
 

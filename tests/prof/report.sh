@@ -11,8 +11,8 @@
 #  - nested regions (rep_nested): main;outer;<body>;inner;<body>;nested_leaf on every thread;
 #  - tasks (rep_tasks): task_work under spawn_tasks on both threads;
 #  - the text view's sections; --min-percent pruning; -o.
-# RUNTIME=libomp CC=clang (prof_report_libomp.sh) runs the same checks on LLVM's libomp.
-source "$(dirname "$0")/../prof/rep_common.sh"
+# RUNTIME=libomp CC=clang (report_libomp.sh) runs the same checks on LLVM's libomp.
+source "$(dirname "$0")/rep_common.sh"
 CC=${CC:-gcc}
 RUNTIME=${RUNTIME:-tomp}
 for t in rep_imbalance rep_lock rep_blame rep_nested rep_tasks; do

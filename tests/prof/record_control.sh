@@ -2,7 +2,7 @@
 # tomp-prof record: omp_control_tool.  No sample in the paused phase, samples before and
 # after it; flush, an unknown command (ignored: 1), end (then nothing more is recorded, and
 # start is ignored); the file stays well-formed with one END record.
-source "$(dirname "$0")/../prof/rec_common.sh"
+source "$(dirname "$0")/rec_common.sh"
 build rec_control -ldl
 record "$W/c" -- "$W/rec_control"
 read -r _ p0 p1 _ e0 _ rcs <<<"$(cut -d' ' -f1-12 "$W/c.out")"
