@@ -37,7 +37,7 @@
 
 #include "internal.h"
 
-/* Dependence kinds; the values are GCC's (GOMP_DEPEND_*), other front-ends translate. */
+/* Dependence kinds (core's own: each front-end translates its ABI's kinds into these) */
 enum {
   TOMP_DEP_IN = 1,
   TOMP_DEP_OUT = 2,
