@@ -101,6 +101,7 @@ static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, ta
   x->has_mutex = 0;
   x->pref = 0;
   x->ndeps = 0;
+  x->dep_room = 0;
   x->arg_size = 0;
   x->deps = (tomp_depnode_t *)(x + 1);
   x->succ = x->succ_inline;
@@ -535,6 +536,11 @@ static void complete(tomp_xtask_t *x) {
     tomp_mutex_lock(&tt->lock);
     unsigned posted = tomp_dep_complete(tt, x);
     tomp_mutex_unlock(&tt->lock);
+    /* out of the table: nodes that did not fit the block (dep_nodes) go */
+    if (tomp_unlikely(x->deps != (tomp_depnode_t *)(x + 1))) {
+      free(x->deps);
+      x->deps = (tomp_depnode_t *)(x + 1);
+    }
     /* One successor released by a thread in a barrier sits on top of its own deque and is
      * its next task: waking a sleeper for it would only make two threads race for it. */
     if (posted > 1 || (posted && !in_barrier(tomp_self))) tomp_barrier_tasks_posted_n(team, posted);
@@ -877,14 +883,15 @@ static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p,
   if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
 }
 
-/* tomp_task_create for the common deferred task, with no event site (a tool is seen by
- * tomp_task_create).  The caller found that the task does not run at once (so there is a
+/* tomp_task_alloc + tomp_task_submit for the common deferred task, with no event site (a tool is
+ * seen by tomp_task_submit).  The caller found that the task does not run at once (so there is a
  * team and the encountering task is not final) and that it has no dependences, event or
- * copy function; f is TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most, and fixup
- * (taskloop's bounds) may be NULL. */
+ * copy function; f is TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most.  The
+ * argument area gets a copy of data, or, with fill, whatever fill(args, fill_ctx) writes
+ * (taskloop's chunk). */
 void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
                      size_t arg_align, unsigned f, int priority,
-                     void (*fixup)(void *args, void *ctx), void *fixup_ctx) {
+                     void (*fill)(void *args, void *ctx), void *fill_ctx) {
   tomp_team_t *team = tomp_load_rlx(&thr->team);
   tomp_task_t *p = tomp_load_rlx(&thr->task);
   void *args;
@@ -915,8 +922,10 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   x->t.priority = priority;
   x->t.in_final = (f & TOMP_TF_FINAL) != 0;
   x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  if (arg_size) memcpy(args, data, arg_size);
-  if (fixup) fixup(args, fixup_ctx);
+  if (fill)
+    fill(args, fill_ctx);
+  else if (arg_size)
+    memcpy(args, data, arg_size);
   x->refs = 1;
   x->pending = 1;
   count_deferred(p, x);
@@ -946,124 +955,162 @@ void tomp_task_defer_or_short(tomp_thread_t *thr, void (*fn)(void *), void *data
   tomp_task_defer(thr, fn, data, sz, align, tf, priority, NULL, NULL);
 }
 
-void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) {
-  /* scalar loads: a 16-byte load of both would stall on the two 8-byte stores made when
-   * the previous task switched thr->task */
-  tomp_team_t *team = tomp_load_rlx(&thr->team);
-  tomp_task_t *p = tomp_load_rlx(&thr->task);
-  unsigned f = s->flags;
-  bool has_deps = s->ndeps && team;
-  bool included = p->in_final;
-  bool undeferred = (f & TOMP_TF_UNDEFERRED) || included || !team;
-  /* Running at once (tomp_task_runs_at_once) is not for tasks with an event, which may
-   * have to wait for work that is queued behind us.  A task with dependences runs at once
-   * only when the queue is long (as in libgomp): it then waits for its predecessors,
-   * earlier siblings that this thread may run meanwhile; in a team of one it stays deferred
-   * while the queue is short (the dependence graph is visible to tools). */
-  if (!undeferred && !s->detach &&
-      (has_deps ? tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) >
-                      64u * team->nthreads
-                : tomp_task_runs_at_once(thr, f)))
-    undeferred = true;
+/* ---- Creation in two steps: tomp_task_alloc, then tomp_task_submit ---------------------- */
 
-  /* an undeferred task can use the caller's argument block as it is */
-  bool copy = !undeferred || s->cpyfn || s->fixup;
-  void *args;
-  tomp_xtask_t *x = xtask_alloc(thr, has_deps ? s->ndeps : 0, copy ? s->arg_size : 0,
-                                s->arg_align, &args);
-  if (!copy) args = s->data;
+/* Does a task of the current task p, with these flags, run at once (undeferred)?  It must
+ * with if(0), in a final task or outside a team.  Running at once by choice
+ * (tomp_task_runs_at_once) is not for tasks with an event, which may have to wait for work
+ * that is queued behind us.  A task with dependences runs at once only when the queue is
+ * long (as in libgomp): it then waits for its predecessors, earlier siblings that this
+ * thread may run meanwhile; in a team of one it stays deferred while the queue is short
+ * (the dependence graph is visible to tools). */
+static inline bool runs_now(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, unsigned f,
+                            bool has_deps, bool detach) {
+  if ((f & TOMP_TF_UNDEFERRED) || p->in_final || !team) return true;
+  if (detach) return false;
+  if (has_deps)
+    return tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads;
+  return tomp_task_runs_at_once(thr, f);
+}
+
+/* The task's flags word from TOMP_TF_* flags; included: created in a final task. */
+static inline uint32_t task_flags(unsigned f, bool included) {
+  return TOMP_TASK_EXPLICIT | ((f & TOMP_TF_UNDEFERRED) || included ? TOMP_TASK_UNDEFERRED : 0) |
+         ((f & TOMP_TF_UNTIED) ? TOMP_TASK_UNTIED : 0) |
+         ((f & TOMP_TF_FINAL) || included ? TOMP_TASK_FINAL : 0) |
+         ((f & TOMP_TF_MERGEABLE) ? TOMP_TASK_MERGEABLE : 0) |
+         ((f & TOMP_TF_MERGEABLE) && included ? TOMP_TASK_MERGED : 0);
+}
+
+/* Everything a created task reads that alloc knows; x came from xtask_alloc (initialised). */
+static inline void task_setup(tomp_xtask_t *x, tomp_thread_t *thr, tomp_task_t *p,
+                              const tomp_task_spec_t *s, void *args, bool in_place) {
+  bool included = p->in_final;
   x->t.parent = p;
-  x->t.team = team;
+  x->t.team = thr->team;
   x->t.icv = p->icv;
-  x->t.flags = TOMP_TASK_EXPLICIT | (undeferred ? TOMP_TASK_UNDEFERRED : 0) |
-               ((f & TOMP_TF_UNTIED) ? TOMP_TASK_UNTIED : 0) |
-               ((f & TOMP_TF_FINAL) || included ? TOMP_TASK_FINAL : 0) |
-               ((f & TOMP_TF_MERGEABLE) ? TOMP_TASK_MERGEABLE : 0) |
-               ((f & TOMP_TF_MERGEABLE) && included ? TOMP_TASK_MERGED : 0);
+  x->t.flags = task_flags(s->flags, included) | (in_place ? TOMP_TASK_UNDEFERRED : 0);
   x->t.fn = s->fn;
   x->t.data = args;
   x->arg_size = arg_size32(s->arg_size);
   x->t.taskgroup = p->taskgroup;
   x->t.priority = s->priority;
-  x->t.in_final = included || (f & TOMP_TF_FINAL);
+  x->t.in_final = included || (s->flags & TOMP_TF_FINAL);
   x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  /* The body reads its event from the argument block, where gcc puts it first and fills it
-   * before the call: the handle must be stored there before the block is copied (or, for an
-   * undeferred task, run in place). */
-  if (s->detach) {
-    *s->detach = x;
-    if (s->arg_size >= sizeof(void *)) *(void **)s->data = x;
-  }
-  if (copy && s->arg_size) {
-    if (s->cpyfn)
-      s->cpyfn(args, s->data);
-    else
-      memcpy(args, s->data, s->arg_size);
-  }
-  if (s->fixup) s->fixup(args, s->fixup_ctx);
   x->refs = 1; /* the task itself, or for an undeferred one its encountering thread */
   x->pending = s->detach ? 2 : 1;
-  x->detached = s->detach != NULL;
-  x->hold = undeferred;
+  x->detached = s->detach;
+}
 
-  /* An undeferred task is complete before its encountering task goes on, so no taskwait,
-   * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
-   * its parent, which stays suspended meanwhile). */
-  if (!undeferred) count_deferred(p, x);
-  ompt_task_create(thr, p, x, has_deps);
+tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void **args) {
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  /* a task that runs at once can run on the caller's block as it is */
+  bool in_place = s->in_place && runs_now(thr, team, p, s->flags, s->ndeps && team, s->detach);
+  size_t room = team ? s->ndeps : 0;
+  tomp_xtask_t *x = xtask_alloc(thr, room, in_place ? 0 : s->arg_size, s->arg_align, args);
+  if (in_place) *args = s->in_place;
+  task_setup(x, thr, p, s, *args, in_place);
+  x->dep_room = room > UINT16_MAX ? UINT16_MAX : (uint16_t)room;
+  return &x->t;
+}
 
-  if (!undeferred) {
-    tomp_team_tasks_t *tt = team->tasks;
-    tomp_pinfo_t *pi = tomp_task_pinfo(p);
-    __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
-    if (has_deps) {
-      tomp_mutex_lock(&tt->lock);
-      tomp_dep_register(pi, x, s->deps, s->ndeps);
-      bool ready = x->npred == 0;
-      if (ready)
-        post(thr, tt, x, true);
-      else
-        tomp_store_rlx(&x->state, TOMP_XS_DEPWAIT);
-      tomp_mutex_unlock(&tt->lock);
-      if (ready) tomp_barrier_tasks_posted(team);
-      return;
-    }
+void tomp_task_free_unsubmitted(tomp_task_t *t) {
+  xtask_free(tomp_xtask(t));
+}
+
+/* Dependence nodes for n dependences: the block's when alloc reserved enough, else a
+ * separate array (complete() frees it once the task has left the table). */
+static inline void dep_nodes(tomp_xtask_t *x, size_t n) {
+  if (tomp_unlikely(n > x->dep_room)) x->deps = tomp_malloc(n * sizeof *x->deps);
+}
+
+/* Deferred: count it, enter its dependences, queue it (or leave it waiting). */
+static void submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+                            const tomp_depend_t *deps, size_t ndeps) {
+  tomp_team_tasks_t *tt = team->tasks;
+  tomp_pinfo_t *pi = tomp_task_pinfo(p);
+  __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
+  if (!ndeps) {
     post_wake(team, post(thr, tt, x, false));
     return;
   }
+  tomp_mutex_lock(&tt->lock);
+  tomp_dep_register(pi, x, deps, ndeps);
+  bool ready = x->npred == 0;
+  if (ready)
+    post(thr, tt, x, true);
+  else
+    tomp_store_rlx(&x->state, TOMP_XS_DEPWAIT);
+  tomp_mutex_unlock(&tt->lock);
+  if (ready) tomp_barrier_tasks_posted(team);
+}
 
-  if (has_deps) {
-    tomp_team_tasks_t *tt = team->tasks;
-    tomp_pinfo_t *pi = tomp_task_pinfo(p);
+/* Undeferred with dependences: wait (running other tasks) until they are met, including
+ * the ownership of its mutexinoutset dependences. */
+static void wait_deps(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+                      const tomp_depend_t *deps, size_t ndeps) {
+  tomp_team_tasks_t *tt = team->tasks;
+  tomp_pinfo_t *pi = tomp_task_pinfo(p);
+  tomp_mutex_lock(&tt->lock);
+  tomp_dep_register(pi, x, deps, ndeps);
+  tomp_store_rlx(&x->state, x->npred ? TOMP_XS_DEPWAIT : TOMP_XS_GO);
+  tomp_mutex_unlock(&tt->lock);
+  for (;;) {
+    tomp_task_wait_until(thr, NULL, xtask_go, x, ompt_state_wait_taskwait, (uint64_t)(uintptr_t)p);
+    if (!x->has_mutex) break;
     tomp_mutex_lock(&tt->lock);
-    tomp_dep_register(pi, x, s->deps, s->ndeps);
-    tomp_store_rlx(&x->state, x->npred ? TOMP_XS_DEPWAIT : TOMP_XS_GO);
+    bool ok = tomp_task_discarded(x) || tomp_dep_mutex_acquire(x);
     tomp_mutex_unlock(&tt->lock);
-    for (;;) {
-      tomp_task_wait_until(thr, NULL, xtask_go, x, ompt_state_wait_taskwait,
-                           (uint64_t)(uintptr_t)p);
-      if (!x->has_mutex) break;
-      tomp_mutex_lock(&tt->lock);
-      bool ok = tomp_task_discarded(x) || tomp_dep_mutex_acquire(x);
-      tomp_mutex_unlock(&tt->lock);
-      if (ok) break;
-    }
+    if (ok) break;
   }
+}
+
+/* Undeferred with an event: the task is complete only when the event is fulfilled too. */
+static void wait_event(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x) {
+  if (team) {
+    tomp_task_wait_until(thr, NULL, xtask_done, x, ompt_state_wait_taskwait,
+                         (uint64_t)(uintptr_t)p);
+    tomp_team_tasks_t *tt = team->tasks;
+    tomp_mutex_lock(&tt->lock);
+    tomp_mutex_unlock(&tt->lock);
+  } else {
+    tomp_wait_while_eq(&x->done, 0);
+    while (tomp_load_acq(&x->done) != 2)
+      tomp_cpu_relax();
+  }
+}
+
+/* An undeferred task is complete before its encountering task goes on, so no taskwait,
+ * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
+ * its parent, which stays suspended meanwhile). */
+static void run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+                           const tomp_depend_t *deps, size_t ndeps) {
+  if (ndeps) wait_deps(thr, team, p, x, deps, ndeps);
   tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
   run_task(thr, x);
-  if (s->detach) {
-    if (team) {
-      tomp_task_wait_until(thr, NULL, xtask_done, x, ompt_state_wait_taskwait,
-                           (uint64_t)(uintptr_t)p);
-      tomp_team_tasks_t *tt = team->tasks;
-      tomp_mutex_lock(&tt->lock);
-      tomp_mutex_unlock(&tt->lock);
-    } else {
-      tomp_wait_while_eq(&x->done, 0);
-      while (tomp_load_acq(&x->done) != 2) tomp_cpu_relax();
-    }
-  }
+  if (x->detached) wait_event(thr, team, p, x);
   undeferred_release(x);
+}
+
+void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *deps, size_t ndeps) {
+  /* scalar loads: a 16-byte load of both would stall on the two 8-byte stores made when
+   * the previous task switched thr->task */
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  tomp_xtask_t *x = tomp_xtask(t);
+  if (!team) ndeps = 0; /* outside a team every earlier task has completed */
+  bool undeferred =
+      (t->flags & TOMP_TASK_UNDEFERRED) || runs_now(thr, team, p, 0, ndeps != 0, x->detached);
+  if (undeferred) t->flags |= TOMP_TASK_UNDEFERRED;
+  x->hold = undeferred;
+  if (ndeps) dep_nodes(x, ndeps);
+  if (!undeferred) count_deferred(p, x);
+  ompt_task_create(thr, p, x, ndeps != 0);
+  if (!undeferred)
+    submit_deferred(thr, team, p, x, deps, ndeps);
+  else
+    run_undeferred(thr, team, p, x, deps, ndeps);
 }
 
 #define CLS_PLAIN TOMP_CLS_PLAIN

@@ -37,7 +37,7 @@
 
 #include "internal.h"
 
-/* Dependence kinds; the values are GCC's (GOMP_DEPEND_*), other front-ends translate. */
+/* Dependence kinds (core's own: each front-end translates its ABI's kinds into these) */
 enum {
   TOMP_DEP_IN = 1,
   TOMP_DEP_OUT = 2,
@@ -110,6 +110,7 @@ typedef struct tomp_xtask {
   uint8_t has_mutex;            /* has mutexinoutset dependences */
   uint8_t pref;                 /* holds a reference on its (explicit) parent until freed */
   uint16_t cls;                 /* allocation size class, 0 = plain malloc */
+  uint16_t dep_room;            /* dependence nodes the block holds (more are malloc'd) */
   struct task_ctx *owner;       /* free list the block returns to (task.c) */
   uint32_t ndeps;
   uint32_t arg_size;            /* bytes at t.data: the task's argument block (OMPT) */
@@ -184,22 +185,34 @@ enum {
   TOMP_TF_UNDEFERRED = 8 /* if(false) */
 };
 
+/* What an explicit task is made of, known when it is allocated. */
 typedef struct tomp_task_spec {
   void (*fn)(void *);
-  void *data;
-  void (*cpyfn)(void *, void *);
-  size_t arg_size, arg_align;
+  size_t arg_size, arg_align; /* the argument area the task gets (fn's argument) */
+  /* optional: a block that stays valid and unchanged until the task has run, if it runs at
+   * once (GCC's argument block without a copy function): a task that runs at once then gets
+   * no area and runs on this block (tomp_task_alloc returns it as the area) */
+  void *in_place;
   unsigned flags;               /* TOMP_TF_* */
-  int priority;
-  const tomp_depend_t *deps;
-  size_t ndeps;
-  void **detach;                /* receives the event handle if non-NULL */
-  /* adjusts the copied argument block before the task can run (taskloop bounds) */
-  void (*fixup)(void *args, void *ctx);
-  void *fixup_ctx;
+  int priority;                 /* clamped by the caller to max-task-priority-var */
+  size_t ndeps;                 /* dependences the submit will likely pass (room reserved) */
+  bool detach;                  /* has an event (detach clause): the task is the handle */
 } tomp_task_spec_t;
 
-void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s) TOMP_HIDDEN;
+/* Creation in two steps, for front-ends that fill the argument area themselves (LLVM's
+ * __kmpc_omp_task_alloc / __kmpc_omp_task) as well as those that pass a block to copy
+ * (GOMP_task copies it between the two calls).  tomp_task_alloc returns the task and in
+ * *args its argument area (arg_size bytes at arg_align, or spec->in_place); the caller
+ * fills the area, then tomp_task_submit queues the task, or runs it at once when it must or
+ * may (tomp_task_runs_at_once; after waiting for its dependences).  Both are called by the
+ * same thread in the same task, with nothing in between but the caller's filling.  The
+ * event handle of a task with detach is the task pointer.  A task that is never submitted
+ * (LLVM's taskloop pattern task) is freed by tomp_task_free_unsubmitted. */
+tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *spec,
+                             void **args) TOMP_HIDDEN;
+void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *deps,
+                      size_t ndeps) TOMP_HIDDEN;
+void tomp_task_free_unsubmitted(tomp_task_t *t) TOMP_HIDDEN;
 /* The common undeferred case, short-cut: no dependences, no detach, no copy function and
  * the argument block used in place.  flags are TOMP_TF_*; the caller has checked that the
  * task must or may run at once (tomp_task_runs_at_once). */
@@ -231,11 +244,12 @@ static inline bool tomp_task_deps_met(tomp_thread_t *thr) {
 }
 /* The common deferred task without a tool: no dependences, event or copy function, flags
  * TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most, priority clamped, and
- * tomp_task_runs_at_once(thr, flags) was false.  fixup (may be NULL) adjusts the copied
- * argument block before the task is queued (taskloop bounds). */
+ * tomp_task_runs_at_once(thr, flags) was false: allocate and submit in one.  The argument
+ * area gets a copy of data's arg_size bytes, or with fill (may be NULL) what
+ * fill(args, fill_ctx) writes there (a taskloop chunk). */
 void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
                      size_t arg_align, unsigned flags, int priority,
-                     void (*fixup)(void *args, void *ctx), void *fixup_ctx) TOMP_HIDDEN;
+                     void (*fill)(void *args, void *ctx), void *fill_ctx) TOMP_HIDDEN;
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 /* No-tool copies of tomp_task_undeferred and tomp_taskwait: no OMPT event site at all.  For
  * entry points that took their TOMP_TOOL_PATH test (no tool, no Collector session). */
@@ -404,6 +418,42 @@ unsigned tomp_dep_complete(tomp_team_tasks_t *tt, tomp_xtask_t *x) TOMP_HIDDEN;
 /* Acquire all of x's mutexinoutset dependences, or park x on a holder and return false. */
 bool tomp_dep_mutex_acquire(tomp_xtask_t *x) TOMP_HIDDEN;
 void tomp_dep_table_free(tomp_pinfo_t *p) TOMP_HIDDEN;
+
+/* ---- taskloop (taskloop.c) -------------------------------------------------------------- */
+
+enum { TOMP_TL_DEFAULT, TOMP_TL_GRAINSIZE, TOMP_TL_NUM_TASKS };
+
+struct tomp_taskloop;
+/* One chunk: iterations start, start + step, ... (count of them) up to end exclusive. */
+typedef struct tomp_taskloop_chunk {
+  uint64_t start, end, count;
+  bool last; /* the last chunk (lastprivate) */
+  const struct tomp_taskloop *loop;
+} tomp_taskloop_chunk_t;
+
+/* A taskloop: n iterations from start by step (two's complement, so also negative steps
+ * of signed loops), cut into chunks by sched and value (grainsize or num_tasks; 0 or
+ * TOMP_TL_DEFAULT: one chunk per thread of the team), one task per chunk, all inside an
+ * implicit taskgroup unless nogroup.  fill(args, chunk) writes a chunk task's argument area
+ * (arg_size bytes at arg_align): the front-end's copy of the block with the chunk's bounds
+ * where its compiler reads them.  ctx is the front-end's. */
+typedef struct tomp_taskloop {
+  void (*fn)(void *);
+  size_t arg_size, arg_align;
+  void (*fill)(void *args, void *chunk); /* chunk: a tomp_taskloop_chunk_t * */
+  void *ctx;
+  unsigned flags; /* TOMP_TF_* for every chunk task */
+  int priority;   /* clamped */
+  uint64_t start, step, n;
+  int sched;      /* TOMP_TL_* */
+  uint64_t value; /* grainsize or num_tasks */
+  bool strict;    /* grainsize(strict:) */
+  bool nogroup;
+  bool no_short_path;   /* fill runs a user copy function: keep the general path */
+  uintptr_t *reduction; /* registered on the implicit taskgroup, or NULL */
+} tomp_taskloop_t;
+
+void tomp_taskloop(tomp_thread_t *thr, const tomp_taskloop_t *tl) TOMP_HIDDEN;
 
 /* ---- taskgroups (taskgroup.c) ---------------------------------------------------------- */
 

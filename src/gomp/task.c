@@ -1,6 +1,7 @@
 /* GOMP tasking entry points: GOMP_task, taskwait, taskyield, taskgroups, task reductions,
  * and the omp_* routines of the tasking module. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "gomp.h"
 #include "omp.h"
@@ -8,6 +9,27 @@
 #include "internal.h"
 
 #define STACK_DEPS 16
+
+/* The core's kind of a GCC depend object's kind. */
+static int depobj_kind(void **obj) {
+  uintptr_t k = (uintptr_t)obj[1];
+  switch (k) {
+  case GOMP_DEPEND_IN:
+    return TOMP_DEP_IN;
+  case GOMP_DEPEND_OUT:
+    return TOMP_DEP_OUT;
+  case GOMP_DEPEND_INOUT:
+    return TOMP_DEP_INOUT;
+  case GOMP_DEPEND_MUTEXINOUTSET:
+    return TOMP_DEP_MUTEXINOUTSET;
+  case GOMP_DEPEND_INOUTSET:
+    return TOMP_DEP_INOUTSET;
+  }
+  tomp_warn("depend(depobj): the depend object at %p is not initialised (kind %lu); "
+            "treating it as inout",
+            (void *)obj, (unsigned long)k);
+  return TOMP_DEP_INOUT;
+}
 
 /* GCC's depend arrays: [n, nout, addr...] (out/inout first, then in), or, when the first
  * word is 0, [0, n, nout, nmutexinoutset, nin, addr...] followed by the depobj entries,
@@ -41,16 +63,8 @@ static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **ou
       d[i].kind = TOMP_DEP_IN;
     } else {
       void **obj = a[i];
-      uintptr_t k = (uintptr_t)obj[1];
       d[i].addr = obj[0];
-      if (k >= TOMP_DEP_IN && k <= TOMP_DEP_INOUTSET) {
-        d[i].kind = (int)k;
-      } else {
-        tomp_warn("depend(depobj): the depend object at %p is not initialised (kind %lu); "
-                  "treating it as inout",
-                  (void *)obj, (unsigned long)k);
-        d[i].kind = TOMP_DEP_INOUT;
-      }
+      d[i].kind = depobj_kind(obj);
     }
   }
   *out = d;
@@ -60,6 +74,42 @@ static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **ou
 static inline int task_priority(int priority) {
   int max = tomp_g.max_task_priority;
   return priority < 0 ? 0 : priority > max ? max : priority;
+}
+
+/* GOMP_task's general path: allocate the task, put the event handle where the body reads it,
+ * copy the argument block (unless the task runs on it in place), then submit. */
+static void create(tomp_thread_t *thr, void (*fn)(void *), void *data,
+                   void (*cpyfn)(void *, void *), long arg_size, long arg_align, unsigned tf,
+                   unsigned flags, void **depend, int priority, void *detach) {
+  tomp_depend_t buf[STACK_DEPS], *d = NULL;
+  size_t nd = 0;
+  if ((flags & GOMP_TASK_FLAG_DEPEND) && depend) nd = parse_depend(depend, buf, &d);
+  tomp_task_spec_t s = {0};
+  s.fn = fn;
+  s.arg_size = arg_size > 0 ? (size_t)arg_size : 0;
+  s.arg_align = arg_align > 0 ? (size_t)arg_align : 1;
+  s.in_place = cpyfn ? NULL : data;
+  s.flags = tf;
+  if (flags & GOMP_TASK_FLAG_PRIORITY) s.priority = task_priority(priority);
+  s.detach = (flags & GOMP_TASK_FLAG_DETACH) != 0;
+  s.ndeps = nd;
+  void *args;
+  tomp_task_t *t = tomp_task_alloc(thr, &s, &args);
+  /* The body reads its event from the argument block, where gcc puts it first and fills it
+   * before the call: the handle is stored there before the block is copied (or, for a
+   * task run in place, before it runs). */
+  if (s.detach) {
+    *(void **)detach = t;
+    if (s.arg_size >= sizeof(void *)) *(void **)data = t;
+  }
+  if (args != data && s.arg_size) {
+    if (cpyfn)
+      cpyfn(args, data);
+    else
+      memcpy(args, data, s.arg_size);
+  }
+  tomp_task_submit(thr, t, d, nd);
+  if (d && d != buf) free(d);
 }
 
 /* GOMP_task comes in two copies, the locks' TOMP_TOOL_PATH split: with a tool attached the
@@ -86,22 +136,7 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
       tomp_task_undeferred_notool(thr, fn, data, sz, tf);
     return;
   }
-  tomp_task_spec_t s = {0};
-  s.fn = fn;
-  s.data = data;
-  s.cpyfn = cpyfn;
-  s.arg_size = arg_size > 0 ? (size_t)arg_size : 0;
-  s.arg_align = arg_align > 0 ? (size_t)arg_align : 1;
-  s.flags = tf;
-  if (flags & GOMP_TASK_FLAG_PRIORITY) s.priority = task_priority(priority);
-  if (flags & GOMP_TASK_FLAG_DETACH) s.detach = detach;
-  tomp_depend_t buf[STACK_DEPS], *d = NULL;
-  if ((flags & GOMP_TASK_FLAG_DEPEND) && depend) {
-    s.ndeps = parse_depend(depend, buf, &d);
-    s.deps = d;
-  }
-  tomp_task_create(thr, &s);
-  if (d && d != buf) free(d);
+  create(thr, fn, data, cpyfn, arg_size, arg_align, tf, flags, depend, priority, detach);
 }
 
 static TOMP_TOOL_TWIN void task_tool(const void *ra, void *fp, void (*fn)(void *), void *data,

@@ -1,0 +1,105 @@
+/* The taskloop construct, for every front-end: the chunks, their tasks and the implicit
+ * taskgroup.  The front-end decodes its entry point's arguments into a tomp_taskloop_t and
+ * writes each chunk's argument area (its bounds live where its compiler put them). */
+#include "task.h"
+#include "internal.h"
+
+/* How many tasks, and how many iterations each: base, and one more for the first extra
+ * tasks.  grainsize(g) gives between g and 2g-1 iterations per task (exactly g except the
+ * last with the strict modifier), num_tasks(k) min(k, iterations) tasks, and neither clause
+ * one task per thread of the team. */
+static inline uint64_t chunking(const tomp_taskloop_t *tl, tomp_thread_t *thr, uint64_t *base,
+                                uint64_t *extra) {
+  uint64_t n = tl->n, ntasks;
+  if (tl->sched == TOMP_TL_GRAINSIZE && tl->strict) {
+    uint64_t g = tl->value ? tl->value : 1;
+    *base = g;
+    *extra = 0;
+    return n / g + (n % g != 0);
+  }
+  if (tl->sched == TOMP_TL_GRAINSIZE) {
+    uint64_t g = tl->value ? tl->value : 1;
+    ntasks = n / g ? n / g : 1;
+  } else {
+    ntasks = tl->sched == TOMP_TL_NUM_TASKS && tl->value ? tl->value
+             : thr->team                                 ? thr->team->nthreads
+                                                         : 1;
+  }
+  if (ntasks > n) ntasks = n;
+  *base = ntasks ? n / ntasks : 0;
+  *extra = ntasks ? n % ntasks : 0;
+  return ntasks;
+}
+
+/* One chunk's task: tomp_task_defer's short path when it may (no tool, no cancellation, a
+ * task that does not run at once), else the general allocate and submit. */
+static inline __attribute__((always_inline)) void
+chunk_task(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t *c,
+           const tomp_task_spec_t *s, bool quick) {
+  if (quick && !tomp_task_runs_at_once(thr, s->flags)) {
+    tomp_task_defer(thr, s->fn, NULL, s->arg_size, s->arg_align,
+                    s->flags & (TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE), s->priority,
+                    tl->fill, c);
+    return;
+  }
+  void *args;
+  tomp_task_t *t = tomp_task_alloc(thr, s, &args);
+  tl->fill(args, c);
+  tomp_task_submit(thr, t, NULL, 0);
+}
+
+/* Compiled twice (tomp_taskloop below): `ompt` is a constant in each copy. */
+static inline __attribute__((always_inline)) void
+taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool ompt) {
+  if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
+  /* OMPT: the construct runs "as if enclosed in a taskgroup" (OpenMP 5.2 taskloop), so the
+   * taskgroup region encloses the taskloop's work region: taskgroup begin, work begin, the
+   * tasks, work end, then the taskgroup's wait and end (as libomp reports it). */
+  if (!tl->nogroup) {
+    tomp_taskgroup_begin(thr);
+    if (tl->reduction) tomp_task_reduction_register(thr, tl->reduction);
+  }
+  if (ompt) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_begin, tl->n);
+
+  uint64_t base, extra, ntasks = chunking(tl, thr, &base, &extra);
+  tomp_task_spec_t s = {0};
+  s.fn = tl->fn;
+  s.arg_size = tl->arg_size;
+  s.arg_align = tl->arg_align;
+  s.flags = tl->flags;
+  s.priority = tl->priority;
+  bool quick = !tl->no_short_path && !ompt && !tomp_g.cancellation;
+  tomp_taskloop_chunk_t c = {.loop = tl};
+  uint64_t done = 0;
+  for (uint64_t i = 0; i < ntasks; i++) {
+    uint64_t cnt = base + (i < extra);
+    if (done + cnt > tl->n) cnt = tl->n - done;
+    c.start = tl->start + done * tl->step;
+    done += cnt;
+    /* the chunk's own end, not the loop's: with unsigned counters, overshooting the loop's
+     * end would wrap */
+    c.end = tl->start + done * tl->step;
+    c.count = cnt;
+    c.last = i + 1 == ntasks;
+    if (ompt) {
+      /* task_create reports it as a taskloop_chunk dispatch of the new task */
+      thr->ev_chunk[0] = c.start;
+      thr->ev_chunk[1] = cnt;
+      thr->ev_chunk_pending = true;
+    }
+    chunk_task(thr, tl, &c, &s, quick);
+  }
+  if (ompt) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_end, tl->n);
+  if (!tl->nogroup) tomp_taskgroup_end(thr);
+}
+
+static void __attribute__((noinline)) taskloop_tool(tomp_thread_t *thr, const tomp_taskloop_t *tl) {
+  taskloop_body(thr, tl, true);
+}
+
+void tomp_taskloop(tomp_thread_t *thr, const tomp_taskloop_t *tl) {
+  if (tomp_listening())
+    taskloop_tool(thr, tl);
+  else
+    taskloop_body(thr, tl, false);
+}
