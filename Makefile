@@ -41,12 +41,21 @@ endif
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALLCFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPTFLAGS) -fPIC -fvisibility=hidden \
-  -fno-omit-frame-pointer -funwind-tables -fno-ipa-icf -pthread -D_GNU_SOURCE \
-  -Iinclude -Isrc/core -Isrc/gomp -Isrc/ompt -MMD -MP
+  -fno-omit-frame-pointer -funwind-tables -fno-ipa-icf -pthread -D_GNU_SOURCE -MMD -MP
+# Include directories by layer: a layer sees the headers of the layers below it and no others,
+# so an include of a layer above fails to compile.  ABI front-end (src/gomp) -> API routines
+# (src/api) -> core (src/core); the core still reaches the OMPT event helpers in src/ompt.
+INC_CORE := -Iinclude -Isrc/core -Isrc/ompt
+INC_API := $(INC_CORE)
+INC_GOMP := -Iinclude -Isrc/core -Isrc/api -Isrc/gomp -Isrc/ompt
+INCS := -Iinclude -Isrc/core -Isrc/gomp -Isrc/ompt
+$(B)/obj/src/core/%.o: INCS := $(INC_CORE) -Isrc/gomp
+$(B)/obj/src/api/%.o: INCS := $(INC_API)
+$(B)/obj/src/gomp/%.o: INCS := $(INC_GOMP)
 LDFLAGS_LIB := -shared -pthread $(SANFLAGS) -Wl,--version-script=src/gomp/libgomp.map \
   -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
 
-SRCS := $(sort $(wildcard src/core/*.c src/gomp/*.c src/ompt/*.c src/collector/*.c))
+SRCS := $(sort $(wildcard src/core/*.c src/api/*.c src/gomp/*.c src/ompt/*.c src/collector/*.c))
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 
 all: $(B)/libtomp.so $(B)/lib/libgomp.so.1
@@ -57,7 +66,7 @@ include tools/prof/prof.mk
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -c $< -o $@
+	$(CC) $(ALLCFLAGS) $(INCS) -c $< -o $@
 
 $(B)/libtomp.so: $(OBJS) src/gomp/libgomp.map
 	$(CC) -o $@ $(OBJS) $(LDFLAGS_LIB)

@@ -114,6 +114,8 @@ void omp_get_schedule_8_(int32_t *kind, int64_t *chunk) {
 
 /* ---- teams and devices ----------------------------------------------------------------- */
 
+F_GET(int32_t, omp_get_num_teams, omp_get_num_teams())
+F_GET(int32_t, omp_get_team_num, omp_get_team_num())
 F_SET48(omp_set_num_teams, omp_set_num_teams)
 F_GET(int32_t, omp_get_max_teams, omp_get_max_teams())
 F_SET48(omp_set_teams_thread_limit, omp_set_teams_thread_limit)

@@ -1,21 +1,9 @@
-/* omp_* routines: team and thread queries, ICV setters and getters, timing, pause.
- * (Locks, allocators, tasking routines and teams queries live with their modules;
- * affinity routines in affinity.c, display routines in display.c, devices in device.c.)
- *
- * Setters given arguments the spec calls invalid or leaves undefined warn once per routine
- * and leave the ICV unchanged (or clamp where the spec says so). */
+/* omp_* routines: team and thread queries, ICV setters and getters. */
 #include <limits.h>
-#include <time.h>
 
 #include "affinity.h"
-#include "internal.h"
+#include "api.h"
 #include "omp.h"
-
-#define WARN_ONCE(...)                                                                             \
-  do {                                                                                             \
-    static int warned_;                                                                            \
-    if (!__atomic_exchange_n(&warned_, 1, __ATOMIC_RELAXED)) tomp_warn(__VA_ARGS__);               \
-  } while (0)
 
 TOMP_EXPORT int omp_get_thread_num(void) {
   tomp_thread_t *t = tomp_thread();
@@ -137,61 +125,3 @@ TOMP_EXPORT void omp_set_max_active_levels(int n) {
 TOMP_EXPORT int omp_get_max_active_levels(void) { return (int)tomp_icv()->max_active_levels; }
 
 TOMP_EXPORT int omp_get_cancellation(void) { return tomp_g.cancellation; }
-
-TOMP_EXPORT double omp_get_wtime(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-TOMP_EXPORT double omp_get_wtick(void) {
-  struct timespec ts;
-  if (clock_getres(CLOCK_MONOTONIC, &ts) != 0) return 1e-9;
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- teams ICVs (the teams construct itself is the sync module's) ---------------------- */
-
-TOMP_EXPORT void omp_set_num_teams(int n) {
-  if (n < 1) {
-    WARN_ONCE("omp_set_num_teams(%d): the count must be positive; value unchanged", n);
-    return;
-  }
-  __atomic_store_n(&tomp_g.num_teams, n, __ATOMIC_RELAXED);
-}
-
-TOMP_EXPORT int omp_get_max_teams(void) { return __atomic_load_n(&tomp_g.num_teams, __ATOMIC_RELAXED); }
-
-TOMP_EXPORT void omp_set_teams_thread_limit(int n) {
-  if (n < 1) {
-    WARN_ONCE("omp_set_teams_thread_limit(%d): the limit must be positive; value unchanged", n);
-    return;
-  }
-  __atomic_store_n(&tomp_g.teams_thread_limit, n, __ATOMIC_RELAXED);
-}
-
-TOMP_EXPORT int omp_get_teams_thread_limit(void) {
-  return __atomic_load_n(&tomp_g.teams_thread_limit, __ATOMIC_RELAXED);
-}
-
-/* ---- pause ------------------------------------------------------------------------------ */
-
-/* Both kinds end the idle workers of the pool and of the caller's cached teams (new ones
- * start on demand), as libgomp does: programs (GCC's pause-2.c) expect a worker's
- * threadprivate copies to start afresh after a soft pause too.  The runtime stays usable. */
-TOMP_EXPORT int omp_pause_resource(omp_pause_resource_t kind, int device_num) {
-  if (kind != omp_pause_soft && kind != omp_pause_hard) {
-    WARN_ONCE("omp_pause_resource: unknown kind %d", (int)kind);
-    return -1;
-  }
-  if (device_num != omp_get_initial_device() && device_num != -1 /* omp_initial_device */)
-    return -1;
-  tomp_thread_t *thr = tomp_thread();
-  if (thr->team) return -1; /* the spec forbids it inside a region; refuse */
-  tomp_pool_release_idle(thr);
-  return 0;
-}
-
-TOMP_EXPORT int omp_pause_resource_all(omp_pause_resource_t kind) {
-  return omp_pause_resource(kind, omp_get_initial_device());
-}
