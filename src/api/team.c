@@ -40,33 +40,15 @@ TOMP_EXPORT int omp_in_parallel(void) {
   return t->team && t->team->active_level > 0;
 }
 
-/* The team at nesting level `level` of the calling thread, and the thread's number in it
- * (its own, or the ancestor's); NULL for level 0 or a level out of range. */
-static tomp_team_t *team_at(tomp_thread_t *t, int level, unsigned *tid) {
-  tomp_team_t *team = t->team;
-  unsigned id = t->tid;
-  if (!team || level <= 0 || level > (int)team->level) return NULL;
-  while (team && (int)team->level > level) {
-    id = team->parent_tid;
-    team = team->parent;
-  }
-  *tid = id;
-  return team;
-}
-
 TOMP_EXPORT int omp_get_ancestor_thread_num(int level) {
-  tomp_thread_t *t = tomp_thread();
-  if (level == 0) return 0;
-  unsigned tid;
-  tomp_team_t *team = team_at(t, level, &tid);
-  return team ? (int)tid : -1;
+  return tomp_ancestor_thread_num(tomp_thread(), level);
 }
 
 TOMP_EXPORT int omp_get_team_size(int level) {
   tomp_thread_t *t = tomp_thread();
   if (level == 0) return 1;
   unsigned tid;
-  tomp_team_t *team = team_at(t, level, &tid);
+  tomp_team_t *team = tomp_team_at(t, level, &tid);
   return team ? (int)team->nthreads : -1;
 }
 
