@@ -49,7 +49,7 @@ INC_CORE := -Iinclude -Isrc/core -Isrc/ompt
 INC_API := $(INC_CORE)
 INC_GOMP := -Iinclude -Isrc/core -Isrc/api -Isrc/gomp -Isrc/ompt
 INCS := -Iinclude -Isrc/core -Isrc/gomp -Isrc/ompt
-$(B)/obj/src/core/%.o: INCS := $(INC_CORE) -Isrc/gomp
+$(B)/obj/src/core/%.o: INCS := $(INC_CORE)
 $(B)/obj/src/api/%.o: INCS := $(INC_API)
 $(B)/obj/src/gomp/%.o: INCS := $(INC_GOMP)
 LDFLAGS_LIB := -shared -pthread $(SANFLAGS) -Wl,--version-script=src/gomp/libgomp.map \
