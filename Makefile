@@ -53,7 +53,7 @@ $(B)/obj/src/core/%.o: INCS := $(INC_CORE)
 $(B)/obj/src/api/%.o: INCS := $(INC_API)
 $(B)/obj/src/gomp/%.o: INCS := $(INC_GOMP)
 LDFLAGS_LIB := -shared -pthread $(SANFLAGS) -Wl,--version-script=src/gomp/libgomp.map \
-  -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
+  src/gomp/aliases.ld -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
 
 SRCS := $(sort $(wildcard src/core/*.c src/api/*.c src/gomp/*.c src/ompt/*.c src/collector/*.c))
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
@@ -68,7 +68,7 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) $(INCS) -c $< -o $@
 
-$(B)/libtomp.so: $(OBJS) src/gomp/libgomp.map
+$(B)/libtomp.so: $(OBJS) src/gomp/libgomp.map src/gomp/aliases.ld
 	$(CC) -o $@ $(OBJS) $(LDFLAGS_LIB)
 
 $(B)/lib/libgomp.so.1: $(B)/libtomp.so

@@ -248,5 +248,5 @@ void omp_set_default_allocator_(const intptr_t *allocator) {
 F_GET(intptr_t, omp_get_default_allocator, omp_get_default_allocator())
 
 
-/* Lock routines' Fortran entry points live with the locks (src/core/lock.c): they need
- * the pre-3.0 layouts too. */
+/* Lock routines' Fortran entry points live with the locks (src/gomp/lock.c, aliases.ld): they
+ * need the pre-3.0 layouts too. */
