@@ -23,6 +23,13 @@
 #define GOMP_TASK_FLAG_DETACH (1 << 13)
 #define GOMP_TASK_FLAG_STRICT (1 << 14)
 
+/* Dependence kinds of a depend object (omp_depend_t: address, kind; gomp-constants.h) */
+#define GOMP_DEPEND_IN 1
+#define GOMP_DEPEND_OUT 2
+#define GOMP_DEPEND_INOUT 3
+#define GOMP_DEPEND_MUTEXINOUTSET 4
+#define GOMP_DEPEND_INOUTSET 5
+
 /* The device argument of GOMP_target* when no device clause is given / an if clause is false */
 #define GOMP_DEVICE_ICV (-1)
 #define GOMP_DEVICE_HOST_FALLBACK (-2)

@@ -8,6 +8,18 @@
 
 #define STACK_DEPS 16
 
+/* tomp's dependence kind of a depend object's GOMP_DEPEND_* kind; 0 if it is none. */
+static int depobj_kind(uintptr_t k) {
+  switch (k) {
+  case GOMP_DEPEND_IN: return TOMP_DEP_IN;
+  case GOMP_DEPEND_OUT: return TOMP_DEP_OUT;
+  case GOMP_DEPEND_INOUT: return TOMP_DEP_INOUT;
+  case GOMP_DEPEND_MUTEXINOUTSET: return TOMP_DEP_MUTEXINOUTSET;
+  case GOMP_DEPEND_INOUTSET: return TOMP_DEP_INOUTSET;
+  default: return 0;
+  }
+}
+
 /* GCC's depend arrays: [n, nout, addr...] (out/inout first, then in), or, when the first
  * word is 0, [0, n, nout, nmutexinoutset, nin, addr...] followed by the depobj entries,
  * each pointing to an omp_depend_t {address, kind}.  Returns the number of dependences;
@@ -42,9 +54,8 @@ static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **ou
       void **obj = a[i];
       uintptr_t k = (uintptr_t)obj[1];
       d[i].addr = obj[0];
-      if (k >= TOMP_DEP_IN && k <= TOMP_DEP_INOUTSET) {
-        d[i].kind = (int)k;
-      } else {
+      d[i].kind = depobj_kind(k);
+      if (!d[i].kind) {
         tomp_warn("depend(depobj): the depend object at %p is not initialised (kind %lu); "
                   "treating it as inout",
                   (void *)obj, (unsigned long)k);
