@@ -41,12 +41,23 @@ endif
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALLCFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPTFLAGS) -fPIC -fvisibility=hidden \
-  -fno-omit-frame-pointer -funwind-tables -fno-ipa-icf -pthread -D_GNU_SOURCE \
-  -Iinclude -Isrc/core -Isrc/gomp -Isrc/ompt -MMD -MP
+  -fno-omit-frame-pointer -funwind-tables -fno-ipa-icf -pthread -D_GNU_SOURCE -MMD -MP
+# Layers (docs/architecture.md).  Each layer is compiled with the include directories of the
+# layers it may depend on and no others, so an include across the layering fails to compile:
+#   front-ends (src/gomp) -> src/api -> src/core (with its event layer) <- observers
+#   (src/ompt, src/collector).  tools/layers.sh checks the objects' symbols before the link.
+LAYERS := core api gomp ompt collector
+INC_core := -Iinclude -Isrc/core
+INC_api := $(INC_core) -Isrc/api
+INC_gomp := $(INC_api) -Isrc/gomp
+INC_ompt := $(INC_core) -Isrc/ompt
+INC_collector := $(INC_core) -Isrc/collector
+INCS := -Iinclude
+$(foreach l,$(LAYERS),$(eval $(B)/obj/src/$(l)/%.o: INCS := $$(INC_$(l))))
 LDFLAGS_LIB := -shared -pthread $(SANFLAGS) -Wl,--version-script=src/gomp/libgomp.map \
-  -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
+  src/gomp/aliases.ld -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
 
-SRCS := $(sort $(wildcard src/core/*.c src/gomp/*.c src/ompt/*.c src/collector/*.c))
+SRCS := $(sort $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 
 all: $(B)/libtomp.so $(B)/lib/libgomp.so.1
@@ -57,10 +68,18 @@ include tools/prof/prof.mk
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALLCFLAGS) -c $< -o $@
+	$(CC) $(ALLCFLAGS) $(INCS) -c $< -o $@
 
-$(B)/libtomp.so: $(OBJS) src/gomp/libgomp.map
+$(B)/libtomp.so: $(OBJS) src/gomp/libgomp.map src/gomp/aliases.ld $(B)/layers.ok
 	$(CC) -o $@ $(OBJS) $(LDFLAGS_LIB)
+
+# The link-level half of the layering: no object references a symbol that only a layer it
+# must not depend on defines (tools/layers.sh).
+$(B)/layers.ok: $(OBJS) tools/layers.sh
+	tools/layers.sh $(B)/obj
+	@touch $@
+
+layers: $(B)/layers.ok
 
 $(B)/lib/libgomp.so.1: $(B)/libtomp.so
 	@mkdir -p $(dir $@)
@@ -107,5 +126,5 @@ bench-callgrind: all
 clean:
 	rm -rf build build-tsan build-asan build-noompt
 
-.PHONY: all examples test install clean demo check bench bench-callgrind
+.PHONY: all examples test install clean demo check bench bench-callgrind layers
 -include $(OBJS:.o=.d)

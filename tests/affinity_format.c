@@ -1,5 +1,6 @@
-/* Affinity format: omp_set/get_affinity_format, omp_capture_affinity with every field, long
- * names, widths and justification, truncation and the returned length. */
+/* Affinity format: omp_set/get_affinity_format, omp_capture_affinity with every field (the
+ * team fields also in a host teams region), long names, widths and justification, truncation
+ * and the returned length. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,19 @@ int main(void) {
   CHECK(buf[0] >= '0' && buf[0] <= '9');
   CHECK(omp_capture_affinity(buf, sizeof buf, "%i") > 0);
   CHECK(omp_capture_affinity(buf, sizeof buf, "%t %T") == 3 && !strcmp(buf, "0 1"));
+  /* %t %T in a host teams region, on the threads of a parallel region in each team (gcc
+   * allows no other routine than omp_get_team_num and friends right inside teams) */
+  int teams_bad = 0;
+#pragma omp teams num_teams(3)
+#pragma omp parallel num_threads(2)
+  {
+    char tb[32], te[32];
+    snprintf(te, sizeof te, "%d %d", omp_get_team_num(), omp_get_num_teams());
+    omp_capture_affinity(tb, sizeof tb, "%t %{num_teams}");
+    if (strcmp(tb, te) || omp_get_num_teams() != 3)
+      __atomic_add_fetch(&teams_bad, 1, __ATOMIC_RELAXED);
+  }
+  CHECK(teams_bad == 0);
 
   /* truncated capture */
   n = omp_capture_affinity(buf, 5, "abcdefgh");

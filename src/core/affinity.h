@@ -46,6 +46,15 @@ size_t tomp_cpus_format_self(char *buf, size_t n) TOMP_HIDDEN; /* calling thread
 void tomp_display_env_print(int verbose) TOMP_HIDDEN;
 void tomp_display_affinity_thread(tomp_thread_t *thr) TOMP_HIDDEN; /* if the info changed */
 extern const char tomp_default_affinity_format[] TOMP_HIDDEN;
+/* Whether every %-field of fmt is one the affinity format knows. */
+bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
+/* affinity-format-var (OMP_AFFINITY_FORMAT, omp_set_affinity_format), else the default. */
+const char *tomp_affinity_format_current(void) TOMP_HIDDEN;
+/* Thread thr's line in format (NULL or empty: affinity-format-var): omp_capture_affinity's
+ * result into buffer, and omp_display_affinity's line on stdout. */
+size_t tomp_affinity_capture(char *buffer, size_t size, const char *format,
+                             tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_affinity_display(const char *format, tomp_thread_t *thr) TOMP_HIDDEN;
 
 /* env.c: helpers shared with display.c */
 extern int tomp_env_display TOMP_HIDDEN; /* OMP_DISPLAY_ENV: 0 false, 1 true, 2 verbose */

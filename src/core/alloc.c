@@ -1,6 +1,6 @@
-/* OpenMP 5.1 memory allocators: omp_init_allocator and traits, the predefined allocators and
- * memory spaces, def-allocator-var, omp_alloc and friends, and GOMP_alloc/GOMP_free (gcc's
- * allocate clause and directive).
+/* OpenMP 5.1 memory allocators: allocators made from traits, the predefined allocators and
+ * memory spaces, def-allocator-var and OMP_ALLOCATOR; the allocation routines (src/api/alloc.c)
+ * and the front-ends' allocate clauses (GOMP_alloc) allocate here.
  *
  * Memory spaces: the host has one kind of memory, so every memory space is the C heap; the
  * high-bandwidth, large-capacity, constant and low-latency spaces are accepted and behave as
@@ -34,8 +34,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 
-#include "gomp.h"
-#include "omp.h"
+#include "alloc.h"
 
 #define ALLOC_MAGIC 0x746f6d70616c6c63ull /* "tompallc" */
 #define HDR_MAGIC ((uintptr_t)0x5a17c0de5a17c0deull)
@@ -93,7 +92,7 @@ static alloc_t *lookup(omp_allocator_handle_t h) {
   return a->magic == ALLOC_MAGIC ? a : NULL;
 }
 
-static omp_allocator_handle_t effective_default(void) {
+omp_allocator_handle_t tomp_allocator_default(void) {
   omp_allocator_handle_t h = tomp_icv()->def_allocator;
   if (!h) h = env_default;
   return h ? h : omp_default_mem_alloc;
@@ -102,7 +101,7 @@ static omp_allocator_handle_t effective_default(void) {
 /* The allocator an allocation routine uses: the argument, else def-allocator-var. */
 static alloc_t *resolve(omp_allocator_handle_t h, const char *who) {
   static int warned;
-  if (h == omp_null_allocator) h = effective_default();
+  if (h == omp_null_allocator) h = tomp_allocator_default();
   alloc_t *a = lookup(h);
   if (tomp_unlikely(!a)) {
     warn_once(&warned, "%s: invalid allocator handle; using omp_default_mem_alloc", who);
@@ -213,52 +212,28 @@ static void free_block(hdr_t *h, bool account) {
   heap_put(a, h->base, h->total);
 }
 
-/* ---- allocation routines -------------------------------------------------------------------- */
+/* ---- entry points (alloc.h) ------------------------------------------------------------------ */
 
-TOMP_EXPORT void *omp_aligned_alloc(size_t alignment, size_t size,
-                                    omp_allocator_handle_t allocator) {
-  if (size == 0) return NULL;
-  alignment = check_align(alignment, "omp_aligned_alloc");
-  return alloc_with(resolve(allocator, "omp_aligned_alloc"), alignment, size, false, 0);
+void *tomp_alloc(size_t alignment, size_t size, omp_allocator_handle_t allocator, bool zero,
+                 const char *who) {
+  alignment = check_align(alignment, who);
+  return alloc_with(resolve(allocator, who), alignment, size, zero, 0);
 }
 
-TOMP_EXPORT void *omp_alloc(size_t size, omp_allocator_handle_t allocator) {
-  if (size == 0) return NULL;
-  return alloc_with(resolve(allocator, "omp_alloc"), 1, size, false, 0);
-}
-
-TOMP_EXPORT void *omp_aligned_calloc(size_t alignment, size_t nmemb, size_t size,
-                                     omp_allocator_handle_t allocator) {
-  size_t n;
-  if (nmemb == 0 || size == 0) return NULL;
-  alloc_t *a = resolve(allocator, "omp_aligned_calloc");
-  alignment = check_align(alignment, "omp_aligned_calloc");
-  if (__builtin_mul_overflow(nmemb, size, &n)) n = SIZE_MAX; /* fails, then falls back */
-  return alloc_with(a, alignment, n, true, 0);
-}
-
-TOMP_EXPORT void *omp_calloc(size_t nmemb, size_t size, omp_allocator_handle_t allocator) {
-  return omp_aligned_calloc(1, nmemb, size, allocator);
-}
-
-TOMP_EXPORT void omp_free(void *ptr, omp_allocator_handle_t allocator) {
-  (void)allocator; /* the header knows better */
+void tomp_free(void *ptr, const char *who) {
   if (!ptr) return;
-  hdr_t *h = header_of(ptr, "omp_free");
+  hdr_t *h = header_of(ptr, who);
   if (h) free_block(h, true);
 }
 
-TOMP_EXPORT void *omp_realloc(void *ptr, size_t size, omp_allocator_handle_t allocator,
-                              omp_allocator_handle_t free_allocator) {
-  (void)free_allocator; /* the header knows better */
-  if (!ptr) return omp_alloc(size, allocator);
-  hdr_t *h = header_of(ptr, "omp_realloc");
+void *tomp_realloc(void *ptr, size_t size, omp_allocator_handle_t allocator, const char *who) {
+  hdr_t *h = header_of(ptr, who);
   if (!h) return NULL;
   if (size == 0) {
     free_block(h, true);
     return NULL;
   }
-  alloc_t *a = allocator == omp_null_allocator ? h->alloc : resolve(allocator, "omp_realloc");
+  alloc_t *a = allocator == omp_null_allocator ? h->alloc : resolve(allocator, who);
   /* Moving within one pool: the old block's share is available to the new one. */
   bool same = a == h->alloc;
   if (same) pool_give(a, h->size);
@@ -270,6 +245,20 @@ TOMP_EXPORT void *omp_realloc(void *ptr, size_t size, omp_allocator_handle_t all
   memcpy(p, ptr, h->size < size ? h->size : size);
   free_block(h, !same);
   return p;
+}
+
+bool tomp_allocator_valid(omp_allocator_handle_t allocator) { return lookup(allocator) != NULL; }
+
+void tomp_allocator_destroy(omp_allocator_handle_t allocator, const char *who) {
+  if (allocator <= NPREDEF) return; /* null and predefined allocators are not destroyed */
+  alloc_t *a = lookup(allocator);
+  if (!a) {
+    static int warned;
+    warn_once(&warned, "%s: invalid allocator handle (ignored)", who);
+    return;
+  }
+  a->magic = 0;
+  free(a);
 }
 
 /* ---- allocators ------------------------------------------------------------------------------ */
@@ -333,8 +322,8 @@ static bool apply_trait(alloc_t *a, int key, uintptr_t v) {
   }
 }
 
-static omp_allocator_handle_t init_allocator(omp_memspace_handle_t memspace, long ntraits,
-                                             const omp_alloctrait_t traits[], const char *who) {
+omp_allocator_handle_t tomp_allocator_init(omp_memspace_handle_t memspace, long ntraits,
+                                           const omp_alloctrait_t traits[], const char *who) {
   if ((uintptr_t)memspace > omp_low_lat_mem_space) {
     tomp_warn("%s: invalid memory space %#lx; returning omp_null_allocator", who,
               (unsigned long)memspace);
@@ -363,84 +352,6 @@ static omp_allocator_handle_t init_allocator(omp_memspace_handle_t memspace, lon
   if (!a) return omp_null_allocator;
   *a = tmp;
   return (omp_allocator_handle_t)(uintptr_t)a;
-}
-
-TOMP_EXPORT omp_allocator_handle_t omp_init_allocator(omp_memspace_handle_t memspace,
-                                                      int ntraits,
-                                                      const omp_alloctrait_t traits[]) {
-  return init_allocator(memspace, ntraits, traits, "omp_init_allocator");
-}
-
-TOMP_EXPORT void omp_destroy_allocator(omp_allocator_handle_t allocator) {
-  if (allocator <= NPREDEF) return; /* null and predefined allocators are not destroyed */
-  alloc_t *a = lookup(allocator);
-  if (!a) {
-    static int warned;
-    warn_once(&warned, "%s: invalid allocator handle (ignored)", "omp_destroy_allocator");
-    return;
-  }
-  a->magic = 0;
-  free(a);
-}
-
-TOMP_EXPORT void omp_set_default_allocator(omp_allocator_handle_t allocator) {
-  if (allocator != omp_null_allocator && !lookup(allocator)) {
-    static int warned;
-    warn_once(&warned, "%s: invalid allocator handle (ignored)", "omp_set_default_allocator");
-    return;
-  }
-  tomp_icv()->def_allocator = allocator;
-}
-
-TOMP_EXPORT omp_allocator_handle_t omp_get_default_allocator(void) {
-  return effective_default();
-}
-
-/* ---- gcc's allocate clause / directive ------------------------------------------------------- */
-
-TOMP_EXPORT void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator) {
-  TOMP_ENTRY(tomp_thread());
-  void *p = omp_aligned_alloc(alignment, size, (omp_allocator_handle_t)allocator);
-  /* the allocate clause has no way to report failure */
-  if (tomp_unlikely(!p && size))
-    tomp_fatal("out of memory allocating %zu bytes for an allocate clause", size);
-  return p;
-}
-
-TOMP_EXPORT void GOMP_free(void *ptr, uintptr_t allocator) {
-  TOMP_ENTRY(tomp_thread());
-  omp_free(ptr, (omp_allocator_handle_t)allocator);
-}
-
-/* ---- Fortran ----------------------------------------------------------------------------------- */
-
-intptr_t omp_init_allocator_(const intptr_t *memspace, const int32_t *ntraits,
-                             const omp_alloctrait_t *traits);
-intptr_t omp_init_allocator_8_(const intptr_t *memspace, const int64_t *ntraits,
-                               const omp_alloctrait_t *traits);
-void omp_destroy_allocator_(const intptr_t *allocator);
-void omp_set_default_allocator_(const intptr_t *allocator);
-intptr_t omp_get_default_allocator_(void);
-
-TOMP_EXPORT intptr_t omp_init_allocator_(const intptr_t *memspace, const int32_t *ntraits,
-                                         const omp_alloctrait_t *traits) {
-  return (intptr_t)init_allocator((omp_memspace_handle_t)*memspace, *ntraits, traits,
-                                  "omp_init_allocator");
-}
-TOMP_EXPORT intptr_t omp_init_allocator_8_(const intptr_t *memspace, const int64_t *ntraits,
-                                           const omp_alloctrait_t *traits) {
-  long n = *ntraits > 0x7fffffff ? -1 : (long)*ntraits;
-  return (intptr_t)init_allocator((omp_memspace_handle_t)*memspace, n, traits,
-                                  "omp_init_allocator");
-}
-TOMP_EXPORT void omp_destroy_allocator_(const intptr_t *allocator) {
-  omp_destroy_allocator((omp_allocator_handle_t)*allocator);
-}
-TOMP_EXPORT void omp_set_default_allocator_(const intptr_t *allocator) {
-  omp_set_default_allocator((omp_allocator_handle_t)*allocator);
-}
-TOMP_EXPORT intptr_t omp_get_default_allocator_(void) {
-  return (intptr_t)omp_get_default_allocator();
 }
 
 /* ---- OMP_ALLOCATOR ------------------------------------------------------------------------------
@@ -536,7 +447,7 @@ static omp_allocator_handle_t parse_env(const char *s) {
     if (*p == ',') p++;
   }
   if (nt == 0) return space == 0 ? omp_default_mem_alloc : (omp_allocator_handle_t)(space + 1);
-  return init_allocator((omp_memspace_handle_t)space, nt, traits, "OMP_ALLOCATOR");
+  return tomp_allocator_init((omp_memspace_handle_t)space, nt, traits, "OMP_ALLOCATOR");
 }
 
 __attribute__((constructor(110))) static void alloc_ctor(void) {

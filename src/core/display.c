@@ -1,5 +1,5 @@
-/* OMP_DISPLAY_ENV / omp_display_env, and the affinity format (OMP_DISPLAY_AFFINITY,
- * OMP_AFFINITY_FORMAT, omp_display_affinity, omp_capture_affinity).
+/* OMP_DISPLAY_ENV, and the affinity format (OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT, and
+ * for the routines of src/api/display.c: omp_display_affinity, omp_capture_affinity).
  *
  * Streams follow libgomp: the environment block and the automatic OMP_DISPLAY_AFFINITY
  * lines go to stderr, omp_display_affinity() to stdout.  Each is one write() so lines of
@@ -12,13 +12,8 @@
 #include <unistd.h>
 
 #include "affinity.h"
-#include "omp.h"
 
 const char tomp_default_affinity_format[] = "level %L thread %i affinity %A";
-
-/* Defined by the teams module; absent, the host has one team. */
-int omp_get_num_teams(void) __attribute__((weak));
-int omp_get_team_num(void) __attribute__((weak));
 
 /* ---- a growable string ----------------------------------------------------------------- */
 
@@ -123,7 +118,6 @@ static char parse_field(const char **fmtp, bool *zero, bool *right, int *width) 
   return c;
 }
 
-bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
 bool tomp_affinity_format_valid(const char *fmt) {
   for (const char *f = fmt; *f;) {
     if (*f++ != '%') continue;
@@ -136,7 +130,7 @@ bool tomp_affinity_format_valid(const char *fmt) {
 
 static int ancestor_of_parent(tomp_thread_t *thr) {
   int lvl = thr->team ? (int)thr->team->level : 0;
-  return omp_get_ancestor_thread_num(lvl - 1);
+  return tomp_ancestor_thread_num(thr, lvl - 1);
 }
 
 static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
@@ -155,10 +149,11 @@ static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
     char c = parse_field(&f, &zero, &right, &width);
     char val[4096];
     tomp_team_t *team = thr->team;
+    unsigned league_size = thr->task->icv.league_size; /* 0 outside a teams region: 1 team */
     switch (c) {
     case '%': snprintf(val, sizeof val, "%%"); break;
-    case 't': snprintf(val, sizeof val, "%d", omp_get_team_num ? omp_get_team_num() : 0); break;
-    case 'T': snprintf(val, sizeof val, "%d", omp_get_num_teams ? omp_get_num_teams() : 1); break;
+    case 't': snprintf(val, sizeof val, "%u", thr->task->icv.league_num); break;
+    case 'T': snprintf(val, sizeof val, "%u", league_size ? league_size : 1); break;
     case 'L': snprintf(val, sizeof val, "%u", team ? team->level : 0); break;
     case 'n': snprintf(val, sizeof val, "%u", team ? thr->tid : 0); break;
     case 'N': snprintf(val, sizeof val, "%u", team ? team->nthreads : 1); break;
@@ -193,7 +188,7 @@ static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
   }
 }
 
-static const char *current_format(void) {
+const char *tomp_affinity_format_current(void) {
   const char *f = __atomic_load_n(&tomp_g.affinity_format, __ATOMIC_ACQUIRE);
   return f ? f : tomp_default_affinity_format;
 }
@@ -210,7 +205,7 @@ static __thread uint64_t last_shown;
 
 void tomp_display_affinity_thread(tomp_thread_t *thr) {
   str_t s = {0};
-  format_affinity(&s, current_format(), thr);
+  format_affinity(&s, tomp_affinity_format_current(), thr);
   uint64_t h = hash_str(s.p ? s.p : "", s.n) | 1;
   if (h != last_shown) {
     last_shown = h;
@@ -220,32 +215,9 @@ void tomp_display_affinity_thread(tomp_thread_t *thr) {
   free(s.p);
 }
 
-TOMP_EXPORT void omp_set_affinity_format(const char *format) {
-  if (!format) format = "";
-  if (!tomp_affinity_format_valid(format)) {
-    tomp_warn("omp_set_affinity_format('%s'): unknown %%-field; format unchanged", format);
-    return;
-  }
-  char *copy = strdup(format);
-  if (!copy) tomp_fatal("out of memory");
-  /* The old string is not freed: another thread may be formatting with it right now. */
-  __atomic_store_n(&tomp_g.affinity_format, copy, __ATOMIC_RELEASE);
-}
-
-TOMP_EXPORT size_t omp_get_affinity_format(char *buffer, size_t size) {
-  const char *f = current_format();
-  size_t n = strlen(f);
-  if (buffer && size) {
-    size_t k = n < size - 1 ? n : size - 1;
-    memcpy(buffer, f, k);
-    buffer[k] = 0;
-  }
-  return n;
-}
-
-TOMP_EXPORT size_t omp_capture_affinity(char *buffer, size_t size, const char *format) {
+size_t tomp_affinity_capture(char *buffer, size_t size, const char *format, tomp_thread_t *thr) {
   str_t s = {0};
-  format_affinity(&s, format && *format ? format : current_format(), tomp_thread());
+  format_affinity(&s, format && *format ? format : tomp_affinity_format_current(), thr);
   if (buffer && size) {
     size_t k = s.n < size - 1 ? s.n : size - 1;
     if (k) memcpy(buffer, s.p, k);
@@ -256,9 +228,9 @@ TOMP_EXPORT size_t omp_capture_affinity(char *buffer, size_t size, const char *f
   return n;
 }
 
-TOMP_EXPORT void omp_display_affinity(const char *format) {
+void tomp_affinity_display(const char *format, tomp_thread_t *thr) {
   str_t s = {0};
-  format_affinity(&s, format && *format ? format : current_format(), tomp_thread());
+  format_affinity(&s, format && *format ? format : tomp_affinity_format_current(), thr);
   str_putn(&s, "\n", 1);
   fflush(stdout);
   write_all(1, s.p, s.n);
@@ -322,7 +294,7 @@ void tomp_display_env_print(int verbose) {
   str_printf(&s, "  OMP_DEFAULT_DEVICE = '%d'\n", icv->default_device);
   str_printf(&s, "  OMP_MAX_TASK_PRIORITY = '%d'\n", tomp_g.max_task_priority);
   str_printf(&s, "  OMP_DISPLAY_AFFINITY = '%s'\n", tomp_g.display_affinity ? "TRUE" : "FALSE");
-  str_printf(&s, "  OMP_AFFINITY_FORMAT = '%s'\n", current_format());
+  str_printf(&s, "  OMP_AFFINITY_FORMAT = '%s'\n", tomp_affinity_format_current());
   {
     const char *a = getenv("OMP_ALLOCATOR");
     str_printf(&s, "  OMP_ALLOCATOR = '%s'\n", a && *a ? a : "omp_default_mem_alloc");
@@ -341,5 +313,3 @@ void tomp_display_env_print(int verbose) {
   write_all(2, s.p, s.n);
   free(s.p);
 }
-
-TOMP_EXPORT void omp_display_env(int verbose) { tomp_display_env_print(verbose != 0); }

@@ -286,6 +286,12 @@ void tomp_fork(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind,
 void tomp_join(void) TOMP_HIDDEN;
 /* Release a team struct and the workers parked on it (they return to the pool). */
 void tomp_team_free(tomp_team_t *team) TOMP_HIDDEN;
+/* The team at nesting level `level` of thread t, and t's number in it (its own, or its
+ * ancestor's); NULL for level 0 or a level out of range. */
+tomp_team_t *tomp_team_at(tomp_thread_t *t, int level, unsigned *tid) TOMP_HIDDEN;
+/* t's ancestor's number at nesting level `level` (omp_get_ancestor_thread_num): 0 at level 0,
+ * -1 for a level out of range. */
+int tomp_ancestor_thread_num(tomp_thread_t *t, int level) TOMP_HIDDEN;
 /* fork + fn + join */
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) TOMP_HIDDEN;
 /* GOMP_parallel without a tool: team size (num_threads clause `requested`), fork, fn, join,

@@ -37,13 +37,14 @@
 
 #include "internal.h"
 
-/* Dependence kinds (core's own: each front-end translates its ABI's kinds into these) */
+/* Dependence kinds, with the values OpenMP gives them (ompt_dependence_type_t); each
+ * front-end translates its ABI's (src/gomp/task.c: GCC's GOMP_DEPEND_*). */
 enum {
-  TOMP_DEP_IN = 1,
-  TOMP_DEP_OUT = 2,
-  TOMP_DEP_INOUT = 3,
-  TOMP_DEP_MUTEXINOUTSET = 4,
-  TOMP_DEP_INOUTSET = 5
+  TOMP_DEP_IN = ompt_dependence_type_in,
+  TOMP_DEP_OUT = ompt_dependence_type_out,
+  TOMP_DEP_INOUT = ompt_dependence_type_inout,
+  TOMP_DEP_MUTEXINOUTSET = ompt_dependence_type_mutexinoutset,
+  TOMP_DEP_INOUTSET = ompt_dependence_type_inoutset
 };
 
 typedef struct tomp_depend {

@@ -307,3 +307,25 @@ void tomp_parallel_notool(void (*fn)(void *), void *data, unsigned requested, un
   fn(data);
   join_notool();
 }
+
+/* ---- the team at a nesting level (omp_get_ancestor_thread_num, omp_get_team_size, the
+ * affinity format's %a) ---- */
+
+tomp_team_t *tomp_team_at(tomp_thread_t *t, int level, unsigned *tid) {
+  tomp_team_t *team = t->team;
+  unsigned id = t->tid;
+  if (!team || level <= 0 || level > (int)team->level) return NULL;
+  while (team && (int)team->level > level) {
+    id = team->parent_tid;
+    team = team->parent;
+  }
+  *tid = id;
+  return team;
+}
+
+int tomp_ancestor_thread_num(tomp_thread_t *t, int level) {
+  if (level == 0) return 0;
+  unsigned tid;
+  tomp_team_t *team = tomp_team_at(t, level, &tid);
+  return team ? (int)tid : -1;
+}

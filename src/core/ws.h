@@ -166,7 +166,8 @@ uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end
 bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo,
                      uint64_t *hi) TOMP_HIDDEN;
 bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
-/* The GOMP_loop_*_next entry points with a tool attached (TOMP_TOOL_PATH twin). */
+/* A front-end's loop-next entry point with a tool attached (its TOMP_TOOL_PATH twin; GCC's:
+ * TOMP_LOOP_NEXT_ENTRY, src/gomp/loop.h). */
 bool tomp_loop_next_tool(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
 /* tomp_loop_next for the calling thread (a foreign thread included). */
 bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
@@ -200,12 +201,6 @@ static inline bool tomp_loop_next_quick(uint64_t *lo, uint64_t *hi) {
   /* a tail call: the quick path then saves no registers */
   return tomp_loop_next_slow(lo, hi);
 }
-/* The body of every GOMP_loop_*_next entry point (lo, hi: its two pointer arguments). */
-#define TOMP_LOOP_NEXT_ENTRY(lo, hi)                                                               \
-  do {                                                                                             \
-    TOMP_TOOL_PATH(tomp_loop_next_tool, (uint64_t *)(lo), (uint64_t *)(hi));                       \
-    return tomp_loop_next_quick((uint64_t *)(lo), (uint64_t *)(hi));                               \
-  } while (0)
 /* Enter a doacross loop (ordered(n)): counts[0..ndim) iterations per dimension; the
  * collapsed loop hands out iterations of the outermost one. */
 bool tomp_loop_doacross_start(tomp_thread_t *thr, unsigned ndim, const uint64_t *counts,

@@ -114,6 +114,8 @@ void omp_get_schedule_8_(int32_t *kind, int64_t *chunk) {
 
 /* ---- teams and devices ----------------------------------------------------------------- */
 
+F_GET(int32_t, omp_get_num_teams, omp_get_num_teams())
+F_GET(int32_t, omp_get_team_num, omp_get_team_num())
 F_SET48(omp_set_num_teams, omp_set_num_teams)
 F_GET(int32_t, omp_get_max_teams, omp_get_max_teams())
 F_SET48(omp_set_teams_thread_limit, omp_set_teams_thread_limit)
@@ -219,6 +221,32 @@ int32_t omp_pause_resource_all_(const int32_t *kind) {
 TOMP_EXPORT void omp_fulfill_event_(omp_event_handle_t);
 void omp_fulfill_event_(omp_event_handle_t ev) { omp_fulfill_event(ev); }
 
+/* allocator handles are integer(omp_allocator_handle_kind), memory spaces
+ * integer(omp_memspace_handle_kind): both intptr_t */
+TOMP_EXPORT intptr_t omp_init_allocator_(const intptr_t *, const int32_t *,
+                                         const omp_alloctrait_t *);
+intptr_t omp_init_allocator_(const intptr_t *memspace, const int32_t *ntraits,
+                             const omp_alloctrait_t *traits) {
+  return (intptr_t)omp_init_allocator((omp_memspace_handle_t)*memspace, *ntraits, traits);
+}
+TOMP_EXPORT intptr_t omp_init_allocator_8_(const intptr_t *, const int64_t *,
+                                           const omp_alloctrait_t *);
+intptr_t omp_init_allocator_8_(const intptr_t *memspace, const int64_t *ntraits,
+                               const omp_alloctrait_t *traits) {
+  /* a count no int holds is not a valid trait array */
+  int n = *ntraits > INT_MAX || *ntraits < INT_MIN ? -1 : (int)*ntraits;
+  return (intptr_t)omp_init_allocator((omp_memspace_handle_t)*memspace, n, traits);
+}
+TOMP_EXPORT void omp_destroy_allocator_(const intptr_t *);
+void omp_destroy_allocator_(const intptr_t *allocator) {
+  omp_destroy_allocator((omp_allocator_handle_t)*allocator);
+}
+TOMP_EXPORT void omp_set_default_allocator_(const intptr_t *);
+void omp_set_default_allocator_(const intptr_t *allocator) {
+  omp_set_default_allocator((omp_allocator_handle_t)*allocator);
+}
+F_GET(intptr_t, omp_get_default_allocator, omp_get_default_allocator())
 
-/* Lock routines' Fortran entry points live with the locks (src/core/lock.c): they need
- * the pre-3.0 layouts too.  Allocators' and teams' live with their modules. */
+
+/* Lock routines' Fortran entry points live with the locks (src/gomp/lock.c, aliases.ld): they
+ * need the pre-3.0 layouts too. */

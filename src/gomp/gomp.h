@@ -34,12 +34,9 @@
 #define GOMP_DEVICE_ICV (-1)
 #define GOMP_DEVICE_HOST_FALLBACK (-2)
 
-/* device.c: whether dev is the host device; terminates (OpenMP 5.2 runtime error termination)
- * for omp_invalid_device, and for any other device under OMP_TARGET_OFFLOAD=MANDATORY.  who
- * names the construct or routine in the message. */
-bool tomp_device_host(int dev, const char *who) TOMP_HIDDEN;
-/* The same for a device construct's GOMP device argument (GOMP_DEVICE_ICV: the default device);
- * the construct then runs on the host in every case that returns. */
+/* device.c: tomp_device_host (src/core/device.h) for a device construct's GOMP device argument
+ * (GOMP_DEVICE_ICV: the default device); the construct then runs on the host in every case
+ * that returns. */
 void tomp_device_construct(int device, const char *who) TOMP_HIDDEN;
 
 /* GOMP_cancel / GOMP_cancellation_point "which" */

@@ -1,7 +1,6 @@
 /* GOMP loop entry points for long iteration variables.  Thin: arguments are
  * normalised into a tomp_loop_args_t and the core (src/core/loop.c) does the rest. */
-#include "gomp.h"
-#include "ws.h"
+#include "loop.h"
 
 static void space(tomp_loop_args_t *a, long start, long end, long incr) {
   a->n = tomp_trip_long(start, end, incr);
@@ -181,7 +180,7 @@ TOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long s
 
 /* GOMP_loop_end* are split (TOMP_TOOL_PATH_THR): with a tool attached, or on a thread
  * tomp has not seen, this twin opens the entry guard.  The per-chunk entry points use
- * TOMP_LOOP_NEXT_ENTRY (src/core/ws.h); the ull ones share both. */
+ * TOMP_LOOP_NEXT_ENTRY (loop.h); the ull ones share both. */
 TOMP_TOOL_TWIN bool tomp_gomp_loop_end_tool(const void *ra, void *fp, int how) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);

@@ -1,7 +1,6 @@
 /* GOMP loop entry points for unsigned long long iteration variables.  Thin: arguments are
  * normalised into a tomp_loop_args_t and the core (src/core/loop.c) does the rest. */
-#include "gomp.h"
-#include "ws.h"
+#include "loop.h"
 
 static void space(tomp_loop_args_t *a, bool up, gomp_ull start, gomp_ull end, gomp_ull incr) {
   a->n = tomp_trip_ull(up, start, end, incr);

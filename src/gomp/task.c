@@ -1,5 +1,4 @@
-/* GOMP tasking entry points: GOMP_task, taskwait, taskyield, taskgroups, task reductions,
- * and the omp_* routines of the tasking module. */
+/* GOMP tasking entry points: GOMP_task, taskwait, taskyield, taskgroups, task reductions. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,17 +278,4 @@ TOMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, un
   fn(data);
   tomp_join();
   return n;
-}
-
-/* ---- omp_* routines -------------------------------------------------------------------- */
-
-TOMP_EXPORT int omp_in_final(void) {
-  tomp_task_t *t = tomp_thread()->task;
-  return t && t->in_final;
-}
-
-TOMP_EXPORT int omp_get_max_task_priority(void) { return tomp_g.max_task_priority; }
-
-TOMP_EXPORT void omp_fulfill_event(omp_event_handle_t event) {
-  tomp_task_fulfill((void *)(uintptr_t)event);
 }

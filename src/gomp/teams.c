@@ -164,15 +164,3 @@ TOMP_EXPORT void GOMP_teams(unsigned num_teams, unsigned thread_limit) {
   icv->league_size = 1;
   icv->league_num = 0;
 }
-
-TOMP_EXPORT int omp_get_num_teams(void) {
-  unsigned n = tomp_icv()->league_size;
-  return n ? (int)n : 1;
-}
-
-TOMP_EXPORT int omp_get_team_num(void) { return (int)tomp_icv()->league_num; }
-
-int omp_get_num_teams_(void);
-int omp_get_team_num_(void);
-TOMP_EXPORT int omp_get_num_teams_(void) __attribute__((alias("omp_get_num_teams"), nothrow));
-TOMP_EXPORT int omp_get_team_num_(void) __attribute__((alias("omp_get_team_num"), nothrow));

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fortran entry points: a gfortran -fopenmp program exercising a spread of omp_lib routines
-# (by-reference scalars, integer(8) variants, character arguments, nest-lock indirection),
-# self-checking, run on tomp and on the system libgomp.  The lock part is compiled in only
-# when the build defines the C lock routines the Fortran ones forward to.
+# (by-reference scalars, integer(8) variants, character arguments, allocator handles,
+# nest-lock indirection), self-checking, run on tomp and on the system libgomp.  The lock part
+# is compiled in only when the build defines the C lock routines the Fortran ones forward to.
 set -eu
 B=${TOMP_BUILD:-build}
 OUT=${TEST_OUT:-/tmp}
@@ -21,6 +21,8 @@ program routines
   character(len=64) :: buf, fmt
   integer :: fails = 0
   double precision :: t0, t1
+  integer(omp_allocator_handle_kind) :: al, al8
+  type(omp_alloctrait) :: traits(1)
 #ifdef WITH_LOCKS
   integer(omp_lock_kind) :: lck
   integer(omp_nest_lock_kind) :: nlck
@@ -88,6 +90,22 @@ program routines
   call check(omp_get_initial_device() == omp_get_device_num(), 'initial device')
   call omp_set_default_device(0)
   call check(omp_get_default_device() == 0, 'default device')
+
+  ! teams queries outside a teams region
+  call check(omp_get_num_teams() == 1 .and. omp_get_team_num() == 0, 'teams queries')
+
+  ! allocators: handles by reference, an integer(8) trait count
+  traits(1) = omp_alloctrait(omp_atk_alignment, 64)
+  al = omp_init_allocator(omp_default_mem_space, 1, traits)
+  call check(al /= omp_null_allocator, 'init_allocator')
+  al8 = omp_init_allocator(omp_default_mem_space, int(1, 8), traits)
+  call check(al8 /= omp_null_allocator .and. al8 /= al, 'init_allocator_8')
+  call omp_set_default_allocator(al8)
+  call check(omp_get_default_allocator() == al8, 'default allocator')
+  call omp_set_default_allocator(omp_default_mem_alloc)
+  call check(omp_get_default_allocator() == omp_default_mem_alloc, 'default allocator reset')
+  call omp_destroy_allocator(al)
+  call omp_destroy_allocator(al8)
 
   ! teams ICVs
   call omp_set_num_teams(4)
