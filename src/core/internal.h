@@ -142,6 +142,18 @@ typedef struct tomp_barrier {
 
 /* ---- Teams ----------------------------------------------------------------------------- */
 
+/* A thread's position in its current region: what a thread gives up when it starts a region
+ * on top of the one it is in (fork, a host target region) and gets back when it leaves it
+ * (tomp_thread_pos_enter / _leave, below).  The thread's team and number are not in it: a
+ * team keeps its parent and parent_tid, a target region saves them beside this. */
+typedef struct tomp_thread_pos {
+  struct tomp_task *task;
+  unsigned ws_count;
+  unsigned long single_count;
+  void *ws_cur;
+  int state; /* a work state: user code runs with wait_id 0, so there is none to keep */
+} tomp_thread_pos_t;
+
 #define TOMP_WS_RING 8
 
 typedef struct tomp_team {
@@ -155,12 +167,7 @@ typedef struct tomp_team {
   unsigned capacity;            /* allocated size of threads[] and implicit[] */
   unsigned nreserved;           /* workers parked on this team: threads[1..nreserved] */
   unsigned depth;               /* index in the master's team_cache, or ~0u if heap-owned */
-  /* The master's position in the parent team, restored at join */
-  tomp_task_t *saved_task;
-  unsigned saved_ws_count;
-  unsigned long saved_single_count;
-  void *saved_ws_cur;
-  int saved_state;
+  tomp_thread_pos_t saved;      /* the master's position in the parent team (join) */
   tomp_barrier_t bar;
   /* Worksharing: a ring of descriptors; ws.c owns the contents. */
   void *ws;                     /* struct tomp_ws[TOMP_WS_RING] */
@@ -361,6 +368,34 @@ static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) 
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     thr->wait_id = 0;
   }
+}
+
+/* Start a region on thr: save its position in *save and put it at the start of task's region
+ * (ws_count constructs pre-entered, in state).  Every field is written, so a region's code
+ * never sees the enclosing region's worksharing position. */
+static inline __attribute__((always_inline)) void
+tomp_thread_pos_enter(tomp_thread_t *thr, tomp_thread_pos_t *save, tomp_task_t *task,
+                      unsigned ws_count, int state) {
+  save->task = thr->task;
+  save->ws_count = thr->ws_count;
+  save->single_count = thr->single_count;
+  save->ws_cur = thr->ws_cur;
+  save->state = thr->state;
+  thr->task = task;
+  thr->ws_count = ws_count;
+  thr->single_count = 0;
+  thr->ws_cur = NULL;
+  tomp_set_state(thr, state, 0);
+}
+
+/* Leave the region tomp_thread_pos_enter started: thr is where it was before. */
+static inline __attribute__((always_inline)) void
+tomp_thread_pos_leave(tomp_thread_t *thr, const tomp_thread_pos_t *save) {
+  thr->task = save->task;
+  thr->ws_count = save->ws_count;
+  thr->single_count = save->single_count;
+  thr->ws_cur = save->ws_cur;
+  tomp_set_state(thr, save->state, 0);
 }
 
 #include "event.h"
