@@ -398,6 +398,41 @@ tomp_thread_pos_leave(tomp_thread_t *thr, const tomp_thread_pos_t *save) {
   tomp_set_state(thr, save->state, 0);
 }
 
+/* Entering a task: the one description of what a thread sets when a task's body starts on
+ * its stack, and undoes when the body returns.  How much depends on who can look (kind, a
+ * constant, so each caller's copy keeps only its own stores):
+ *   TOMP_ENTER_BARE       thr->task only.  The no-tool tiny task (no tool can see it, task.h)
+ *                         and the initial tasks of leagues and target regions (thread_num 0
+ *                         from their set-up; their exit frame follows their begin event).
+ *   TOMP_ENTER_INCLUDED   + the task's exit frame (the runtime frame that calls its body) and
+ *                         thread_num: a task run at once; the task below is its parent, so
+ *                         sched_parent stays NULL.
+ *   TOMP_ENTER_SCHEDULED  + sched_parent: a task the scheduler picked, perhaps created by
+ *                         another thread; the task it suspends (prev) comes next on the stack.
+ * The thread's state is the caller's (tomp_set_state): events come between. */
+enum { TOMP_ENTER_BARE, TOMP_ENTER_INCLUDED, TOMP_ENTER_SCHEDULED };
+
+static inline __attribute__((always_inline)) void tomp_task_enter(tomp_thread_t *thr,
+                                                                  tomp_task_t *t, tomp_task_t *prev,
+                                                                  void *exit_frame,
+                                                                  const int kind) {
+  if (kind != TOMP_ENTER_BARE) {
+    t->frame.exit_frame.ptr = exit_frame;
+    t->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    t->thread_num = thr->tid;
+  }
+  if (kind == TOMP_ENTER_SCHEDULED) t->sched_parent = prev;
+  thr->task = t;
+}
+
+/* Leave task t (entered with the same kind), back in prev. */
+static inline __attribute__((always_inline)) void
+tomp_task_leave(tomp_thread_t *thr, tomp_task_t *t, tomp_task_t *prev, const int kind) {
+  thr->task = prev;
+  if (kind == TOMP_ENTER_SCHEDULED) t->sched_parent = NULL;
+  if (kind != TOMP_ENTER_BARE) t->frame.exit_frame.ptr = NULL;
+}
+
 #include "event.h"
 
 #endif

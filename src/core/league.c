@@ -52,7 +52,7 @@ void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
   if (ompt) tomp_ev_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
   for (unsigned k = 0; k < num_teams; k++) {
     team_task_init(thr, &rt, enc, k, thread_limit);
-    thr->task = initial;
+    tomp_task_enter(thr, initial, enc, NULL, TOMP_ENTER_BARE);
     if (ompt) {
       tomp_ev_region_task_(ompt_scope_begin, &rt, k);
       tomp_ev_exit_frame(initial, __builtin_frame_address(0));
@@ -63,7 +63,7 @@ void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
       initial->frame.exit_frame.ptr = NULL;
       tomp_ev_region_task_(ompt_scope_end, &rt, k);
     }
-    thr->task = enc;
+    tomp_task_leave(thr, initial, enc, TOMP_ENTER_BARE);
   }
   if (ompt) tomp_ev_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
 }
@@ -104,7 +104,7 @@ static void inline_team_begin(tomp_thread_t *thr, league_inline_t *l) {
   unsigned k = l->enc->icv.league_num;
   team_task_init(thr, &l->rt, l->enc, k, 0);
   l->rt.task.frame.exit_frame = l->enc->frame.exit_frame;
-  thr->task = &l->rt.task;
+  tomp_task_enter(thr, &l->rt.task, l->enc, NULL, TOMP_ENTER_BARE);
   tomp_ev_region_task_(ompt_scope_begin, &l->rt, k);
 }
 
@@ -123,7 +123,7 @@ static bool inline_team_next(tomp_thread_t *thr, league_inline_t *l) {
   if (initial->children) initial_task_drain(thr);
   initial->frame.exit_frame.ptr = NULL;
   tomp_ev_region_task_(ompt_scope_end, &l->rt, initial->icv.league_num);
-  thr->task = l->enc;
+  tomp_task_leave(thr, initial, l->enc, TOMP_ENTER_BARE);
   if (!league_icv_next(&l->enc->icv)) {
     tomp_ev_league_(thr, ompt_scope_end, l->enc, &l->rt.parallel_data, l->rt.size);
     l->enc = NULL;
