@@ -142,21 +142,21 @@ team_set_fields(tomp_team_t *team, tomp_thread_t *thr, tomp_team_t *parent, unsi
 
 /* ---- fork, step by step (each step inlined into fork_impl) ---- */
 
-/* Claim the n - 1 workers of a team of n against thread-limit-var in one step: forks running
- * at the same time in one contention group must not all take the threads tomp_team_size saw
- * free.  Returns how many were claimed (fewer when the group is full). */
-static inline __attribute__((always_inline)) unsigned fork_claim(uint32_t *cg, unsigned limit,
-                                                                 unsigned n) {
-  unsigned claimed = 0;
-  if (n > 1) {
-    uint32_t busy = tomp_load_rlx(cg);
-    do {
-      unsigned avail = limit > busy + 1 ? limit - busy - 1 : 0;
-      claimed = n - 1 < avail ? n - 1 : avail;
-    } while (claimed &&
-             !__atomic_compare_exchange_n(cg, &busy, busy + claimed, false, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
-  }
+/* Claim the workers of a team of *n against thread-limit-var in one step: forks running at
+ * the same time in one contention group must not all take the threads tomp_team_size saw
+ * free.  *n becomes what the group allows; returns how many workers were claimed. */
+static inline __attribute__((always_inline)) unsigned fork_claim(uint32_t *cg,
+                                                                 const tomp_task_t *ptask,
+                                                                 unsigned *n) {
+  if (*n <= 1) return 0;
+  unsigned limit = ptask->icv.thread_limit, claimed;
+  uint32_t busy = tomp_load_rlx(cg);
+  do {
+    unsigned avail = limit > busy + 1 ? limit - busy - 1 : 0;
+    claimed = *n - 1 < avail ? *n - 1 : avail;
+  } while (claimed && !__atomic_compare_exchange_n(cg, &busy, busy + claimed, false,
+                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  *n = claimed + 1;
   return claimed;
 }
 
@@ -164,9 +164,13 @@ static inline __attribute__((always_inline)) unsigned fork_claim(uint32_t *cg, u
  * beyond the cache (freed at join). */
 static inline __attribute__((always_inline)) tomp_team_t *fork_team_struct(tomp_thread_t *thr,
                                                                            unsigned depth) {
-  if (depth >= NCACHE) return team_new(~0u);
-  tomp_team_t *team = thr->team_cache[depth];
-  if (!team) team = thr->team_cache[depth] = team_new(depth);
+  tomp_team_t *team;
+  if (depth < NCACHE) {
+    team = thr->team_cache[depth];
+    if (!team) team = thr->team_cache[depth] = team_new(depth);
+  } else {
+    team = team_new(~0u);
+  }
   return team;
 }
 
@@ -216,10 +220,10 @@ fork_implicit_tasks(tomp_team_t *team, tomp_task_t *ptask, unsigned n, unsigned 
  * team is kept in the team until join). */
 static inline __attribute__((always_inline)) void fork_master_enter(tomp_thread_t *thr,
                                                                     tomp_team_t *team) {
-  thr->team = team;
-  thr->tid = 0;
   tomp_thread_pos_enter(thr, &team->saved, &team->implicit[0], team->ws_initial,
                         ompt_state_work_parallel);
+  thr->team = team;
+  thr->tid = 0;
 }
 
 static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), void *data,
@@ -232,8 +236,7 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   unsigned level = parent ? parent->level + 1 : 1;
 
   uint32_t *cg = cg_counter(thr);
-  unsigned claimed = fork_claim(cg, ptask->icv.thread_limit, n);
-  if (n > 1) n = claimed + 1;
+  unsigned claimed = fork_claim(cg, ptask, &n);
   tomp_team_t *team = fork_team_struct(thr, level - 1);
   n = fork_workers(team, n, cg, claimed);
 
