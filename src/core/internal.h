@@ -142,6 +142,18 @@ typedef struct tomp_barrier {
 
 /* ---- Teams ----------------------------------------------------------------------------- */
 
+/* A thread's position in its current region: what a thread gives up when it starts a region
+ * on top of the one it is in (fork, a host target region) and gets back when it leaves it
+ * (tomp_thread_pos_enter / _leave, below).  The thread's team and number are not in it: a
+ * team keeps its parent and parent_tid, a target region saves them beside this. */
+typedef struct tomp_thread_pos {
+  struct tomp_task *task;
+  unsigned ws_count;
+  unsigned long single_count;
+  void *ws_cur;
+  int state; /* a work state: user code runs with wait_id 0, so there is none to keep */
+} tomp_thread_pos_t;
+
 #define TOMP_WS_RING 8
 
 typedef struct tomp_team {
@@ -155,12 +167,7 @@ typedef struct tomp_team {
   unsigned capacity;            /* allocated size of threads[] and implicit[] */
   unsigned nreserved;           /* workers parked on this team: threads[1..nreserved] */
   unsigned depth;               /* index in the master's team_cache, or ~0u if heap-owned */
-  /* The master's position in the parent team, restored at join */
-  tomp_task_t *saved_task;
-  unsigned saved_ws_count;
-  unsigned long saved_single_count;
-  void *saved_ws_cur;
-  int saved_state;
+  tomp_thread_pos_t saved;      /* the master's position in the parent team (join) */
   tomp_barrier_t bar;
   /* Worksharing: a ring of descriptors; ws.c owns the contents. */
   void *ws;                     /* struct tomp_ws[TOMP_WS_RING] */
@@ -367,6 +374,69 @@ static inline void tomp_set_state(tomp_thread_t *thr, int st, uint64_t wait_id) 
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     thr->wait_id = 0;
   }
+}
+
+/* Start a region on thr: save its position in *save and put it at the start of task's region
+ * (ws_count constructs pre-entered, in state).  Every field is written, so a region's code
+ * never sees the enclosing region's worksharing position. */
+static inline __attribute__((always_inline)) void
+tomp_thread_pos_enter(tomp_thread_t *thr, tomp_thread_pos_t *save, tomp_task_t *task,
+                      unsigned ws_count, int state) {
+  save->task = thr->task;
+  save->ws_count = thr->ws_count;
+  save->single_count = thr->single_count;
+  save->ws_cur = thr->ws_cur;
+  save->state = thr->state;
+  thr->task = task;
+  thr->ws_count = ws_count;
+  thr->single_count = 0;
+  thr->ws_cur = NULL;
+  tomp_set_state(thr, state, 0);
+}
+
+/* Leave the region tomp_thread_pos_enter started: thr is where it was before. */
+static inline __attribute__((always_inline)) void
+tomp_thread_pos_leave(tomp_thread_t *thr, const tomp_thread_pos_t *save) {
+  thr->task = save->task;
+  thr->ws_count = save->ws_count;
+  thr->single_count = save->single_count;
+  thr->ws_cur = save->ws_cur;
+  tomp_set_state(thr, save->state, 0);
+}
+
+/* Entering a task: the one description of what a thread sets when a task's body starts on
+ * its stack, and undoes when the body returns.  How much depends on who can look (kind, a
+ * constant, so each caller's copy keeps only its own stores):
+ *   TOMP_ENTER_BARE       thr->task only.  The no-tool tiny task (no tool can see it, task.h)
+ *                         and the initial tasks of leagues and target regions (thread_num 0
+ *                         from their set-up; their exit frame follows their begin event).
+ *   TOMP_ENTER_INCLUDED   + the task's exit frame (the runtime frame that calls its body) and
+ *                         thread_num: a task run at once; the task below is its parent, so
+ *                         sched_parent stays NULL.
+ *   TOMP_ENTER_SCHEDULED  + sched_parent: a task the scheduler picked, perhaps created by
+ *                         another thread; the task it suspends (prev) comes next on the stack.
+ * The thread's state is the caller's (tomp_set_state): events come between. */
+enum { TOMP_ENTER_BARE, TOMP_ENTER_INCLUDED, TOMP_ENTER_SCHEDULED };
+
+static inline __attribute__((always_inline)) void tomp_task_enter(tomp_thread_t *thr,
+                                                                  tomp_task_t *t, tomp_task_t *prev,
+                                                                  void *exit_frame,
+                                                                  const int kind) {
+  if (kind != TOMP_ENTER_BARE) {
+    t->frame.exit_frame.ptr = exit_frame;
+    t->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+    t->thread_num = thr->tid;
+  }
+  if (kind == TOMP_ENTER_SCHEDULED) t->sched_parent = prev;
+  thr->task = t;
+}
+
+/* Leave task t (entered with the same kind), back in prev. */
+static inline __attribute__((always_inline)) void
+tomp_task_leave(tomp_thread_t *thr, tomp_task_t *t, tomp_task_t *prev, const int kind) {
+  thr->task = prev;
+  if (kind == TOMP_ENTER_SCHEDULED) t->sched_parent = NULL;
+  if (kind != TOMP_ENTER_BARE) t->frame.exit_frame.ptr = NULL;
 }
 
 #include "event.h"

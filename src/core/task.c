@@ -657,11 +657,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   int saved_state = thr->state;
   uint64_t saved_id = thr->wait_id;
   bool skip = tomp_task_discarded(x);
-  x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
-  x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  x->t.thread_num = thr->tid;
-  x->t.sched_parent = prev;
-  thr->task = &x->t;
+  tomp_task_enter(thr, &x->t, prev, __builtin_frame_address(0), TOMP_ENTER_SCHEDULED);
   /* slots read once too; a tool with neither callback pays no call */
   bool ev =
       ompt && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
@@ -679,9 +675,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
       x->t.fn(x->t.data);
     }
   }
-  thr->task = prev;
-  x->t.sched_parent = NULL;
-  x->t.frame.exit_frame.ptr = NULL;
+  tomp_task_leave(thr, &x->t, prev, TOMP_ENTER_SCHEDULED);
   if (ompt) {
     if (ev) run_task_ompt(thr, x, prev, skip, false);
     if (x->detached) {
@@ -1157,15 +1151,11 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   uint64_t saved_id = thr->wait_id;
   bool skip = tomp_unlikely(tomp_g.cancellation) && tomp_task_discarded(x);
   x->state = TOMP_XS_RUNNING;
-  x->t.frame.exit_frame.ptr = __builtin_frame_address(0);
-  x->t.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  x->t.thread_num = thr->tid;
-  thr->task = &x->t; /* sched_parent stays NULL: run at once, the task below is its parent */
+  tomp_task_enter(thr, &x->t, p, __builtin_frame_address(0), TOMP_ENTER_INCLUDED);
   if (tool) ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) fn(data);
-  thr->task = p;
-  x->t.frame.exit_frame.ptr = NULL;
+  tomp_task_leave(thr, &x->t, p, TOMP_ENTER_INCLUDED);
   if (tool) ompt_task_schedule(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, p);
   tomp_set_state(thr, saved_state, saved_id);
   tomp_store_rlx(&x->state, TOMP_XS_DONE);

@@ -379,9 +379,9 @@ tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_si
   x->has_mutex = 0;
   x->pref = 0;
 
-  thr->task = &x->t;
+  tomp_task_enter(thr, &x->t, p, NULL, TOMP_ENTER_BARE);
   fn(data);
-  thr->task = p;
+  tomp_task_leave(thr, &x->t, p, TOMP_ENTER_BARE);
 
   /* deferred children of x hold references; without any, nobody else can reach x */
   if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1 && x->pinfo.deps == NULL)) {

@@ -140,32 +140,30 @@ team_set_fields(tomp_team_t *team, tomp_thread_t *thr, tomp_team_t *parent, unsi
   TEAM_SET(team->threads[0], thr);
 }
 
-static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), void *data,
-                                                            unsigned n, unsigned bind,
-                                                            void (*prep)(tomp_team_t *, void *),
-                                                            void *prep_arg, const bool ompt) {
-  tomp_thread_t *thr = tomp_thread();
-  tomp_team_t *parent = thr->team;
-  tomp_task_t *ptask = thr->task;
-  unsigned level = parent ? parent->level + 1 : 1;
-  unsigned depth = level - 1;
+/* ---- fork, step by step (each step inlined into fork_impl) ---- */
 
-  /* Claim the workers against thread-limit-var in one step: forks running at the same time
-   * in one contention group must not all take the threads tomp_team_size saw free. */
-  uint32_t *cg = cg_counter(thr);
-  unsigned claimed = 0;
-  if (n > 1) {
-    unsigned limit = ptask->icv.thread_limit;
-    uint32_t busy = tomp_load_rlx(cg);
-    do {
-      unsigned avail = limit > busy + 1 ? limit - busy - 1 : 0;
-      claimed = n - 1 < avail ? n - 1 : avail;
-    } while (claimed &&
-             !__atomic_compare_exchange_n(cg, &busy, busy + claimed, false, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED));
-    n = claimed + 1;
-  }
+/* Claim the workers of a team of *n against thread-limit-var in one step: forks running at
+ * the same time in one contention group must not all take the threads tomp_team_size saw
+ * free.  *n becomes what the group allows; returns how many workers were claimed. */
+static inline __attribute__((always_inline)) unsigned fork_claim(uint32_t *cg,
+                                                                 const tomp_task_t *ptask,
+                                                                 unsigned *n) {
+  if (*n <= 1) return 0;
+  unsigned limit = ptask->icv.thread_limit, claimed;
+  uint32_t busy = tomp_load_rlx(cg);
+  do {
+    unsigned avail = limit > busy + 1 ? limit - busy - 1 : 0;
+    claimed = *n - 1 < avail ? *n - 1 : avail;
+  } while (claimed && !__atomic_compare_exchange_n(cg, &busy, busy + claimed, false,
+                                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  *n = claimed + 1;
+  return claimed;
+}
 
+/* The team struct for nesting depth `depth`: the master's cached one, or one of the heap's
+ * beyond the cache (freed at join). */
+static inline __attribute__((always_inline)) tomp_team_t *fork_team_struct(tomp_thread_t *thr,
+                                                                           unsigned depth) {
   tomp_team_t *team;
   if (depth < NCACHE) {
     team = thr->team_cache[depth];
@@ -173,10 +171,15 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   } else {
     team = team_new(~0u);
   }
+  return team;
+}
 
-  /* Workers: reuse the parked ones, return surplus to the pool, recruit the rest.  Nothing
-   * of the team is rewritten (its arrays included) before every worker it keeps is out of
-   * the previous region's shared state (team_busy, see barrier.c). */
+/* Workers: reuse the parked ones, return surplus to the pool, recruit the rest; the claim
+ * on the contention group shrinks to the workers found.  Nothing of the team is rewritten
+ * (its arrays included) before every worker it keeps is out of the previous region's shared
+ * state (team_busy, see barrier.c).  Returns the team's size. */
+static inline __attribute__((always_inline)) unsigned fork_workers(tomp_team_t *team, unsigned n,
+                                                                   uint32_t *cg, unsigned claimed) {
   while (team->nreserved >= n && team->nreserved > 0)
     tomp_worker_put(team->threads[team->nreserved--]);
   for (unsigned i = 1; i <= team->nreserved; i++) tomp_worker_wait_out(team->threads[i]);
@@ -188,13 +191,12 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   }
   n = team->nreserved + 1;
   if (n - 1 < claimed) __atomic_sub_fetch(cg, claimed - (n - 1), __ATOMIC_RELAXED);
+  return n;
+}
 
-  if (n > 1)
-    team_set_fields(team, thr, parent, level, n, cg, true);
-  else
-    team_set_fields(team, thr, parent, level, n, cg, false);
-  tomp_team_tasks_init(team);
-
+/* The team's implicit tasks, children of ptask with the new level's ICVs. */
+static inline __attribute__((always_inline)) void
+fork_implicit_tasks(tomp_team_t *team, tomp_task_t *ptask, unsigned n, unsigned bind) {
   tomp_icv_t icv;
   child_icv(&icv, &ptask->icv);
   /* a proc_bind clause becomes the new level's bind-var unless binding is off or the
@@ -212,26 +214,46 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
     it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
     it->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   }
+}
+
+/* The master becomes thread 0 of team, in its implicit task (its position in the parent
+ * team is kept in the team until join). */
+static inline __attribute__((always_inline)) void fork_master_enter(tomp_thread_t *thr,
+                                                                    tomp_team_t *team) {
+  tomp_thread_pos_enter(thr, &team->saved, &team->implicit[0], team->ws_initial,
+                        ompt_state_work_parallel);
+  thr->team = team;
+  thr->tid = 0;
+}
+
+static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), void *data,
+                                                            unsigned n, unsigned bind,
+                                                            void (*prep)(tomp_team_t *, void *),
+                                                            void *prep_arg, const bool ompt) {
+  tomp_thread_t *thr = tomp_thread();
+  tomp_team_t *parent = thr->team;
+  tomp_task_t *ptask = thr->task;
+  unsigned level = parent ? parent->level + 1 : 1;
+
+  uint32_t *cg = cg_counter(thr);
+  unsigned claimed = fork_claim(cg, ptask, &n);
+  tomp_team_t *team = fork_team_struct(thr, level - 1);
+  n = fork_workers(team, n, cg, claimed);
+
+  if (n > 1)
+    team_set_fields(team, thr, parent, level, n, cg, true);
+  else
+    team_set_fields(team, thr, parent, level, n, cg, false);
+  tomp_team_tasks_init(team);
+  fork_implicit_tasks(team, ptask, n, bind);
   if (ompt) tomp_ev_fork(thr, team, ptask);
   tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
-
   tomp_affinity_team(thr, team, bind);
 
   for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
 
-  team->saved_task = ptask;
-  team->saved_ws_count = thr->ws_count;
-  team->saved_single_count = thr->single_count;
-  team->saved_ws_cur = thr->ws_cur;
-  team->saved_state = thr->state;
-  thr->team = team;
-  thr->tid = 0;
-  thr->task = &team->implicit[0];
-  thr->ws_count = team->ws_initial;
-  thr->single_count = 0;
-  thr->ws_cur = NULL;
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  fork_master_enter(thr, team);
   tomp_bind_thread(thr, team, bind);
   if (ompt) {
     tomp_ev_implicit_task(thr, ompt_scope_begin);
@@ -254,11 +276,7 @@ static inline __attribute__((always_inline)) void join_impl(const bool ompt) {
   if (team->nthreads > 1) __atomic_sub_fetch(team->cg_busy, team->nthreads - 1, __ATOMIC_RELAXED);
   thr->team = team->parent;
   thr->tid = team->parent_tid;
-  thr->task = team->saved_task;
-  thr->ws_count = team->saved_ws_count;
-  thr->single_count = team->saved_single_count;
-  thr->ws_cur = team->saved_ws_cur;
-  tomp_set_state(thr, team->saved_state, 0);
+  tomp_thread_pos_leave(thr, &team->saved);
   if (ompt) tomp_ev_join(thr, team, thr->task);
   if (team->depth == ~0u) tomp_team_free(team);
 }

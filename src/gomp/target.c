@@ -1,13 +1,4 @@
-/* target constructs without devices: the host fallback.
- *
- * tomp offers no offload devices (omp_get_num_devices() == 0), so every target region runs on
- * the encountering thread, as the initial task of a new initial thread would (libgomp's host
- * fallback does the same): inside it omp_get_level() is 0, omp_get_thread_num() 0, the ICVs
- * are the device's initial ones (tomp_g.icv) and thread-limit-var comes from the construct's
- * thread_limit.  The encountering thread's team, task and worksharing position are saved and
- * restored around the region; if the thread is inside a parallel region its cached team
- * structs for the levels in use are set aside, so the target region's own parallel regions
- * cannot reuse a live team, and the teams those regions cache are released afterwards.
+/* target constructs, GCC's calls: the host fallback (src/core/league.h runs the region).
  *
  * Host and "device" share memory, so map clauses need no data movement and target
  * data/update/enter/exit are no-ops apart from their depend clauses; firstprivate variables are
@@ -24,8 +15,8 @@
 #include "internal.h"
 
 #include "gomp.h"
+#include "league.h"
 
-#pragma weak GOMP_taskwait
 #pragma weak GOMP_taskwait_depend
 
 /* ABI facts (gcc's gomp-constants.h) */
@@ -40,11 +31,6 @@
 #define GOMP_TARGET_ARG_THREAD_LIMIT (2u << 8)
 #define GOMP_TARGET_ARG_VALUE_SHIFT 16
 
-#define NCACHE (sizeof(((tomp_thread_t *)0)->team_cache) / sizeof(tomp_team_t *))
-
-
-/* Frees a team struct the target region's parallel regions cached, returning its workers to
- * the pool.  Mirrors team.c's team_free (static there); the lead may export that instead. */
 static void wait_depend(void **depend) {
   if (depend && GOMP_taskwait_depend) GOMP_taskwait_depend(depend);
 }
@@ -63,77 +49,9 @@ static unsigned arg_thread_limit(void **args) {
     }
     if ((a & GOMP_TARGET_ARG_DEVICE_MASK) != GOMP_TARGET_ARG_DEVICE_ALL) continue;
     if ((a & GOMP_TARGET_ARG_ID_MASK) == GOMP_TARGET_ARG_THREAD_LIMIT && val > 0)
-      tl = val > (intptr_t)(~0u >> 1) ? ~0u >> 1 : (unsigned)val;
+      tl = tomp_thread_limit_clamp(val > (intptr_t)~0u ? ~0u : (unsigned)val);
   }
   return tl;
-}
-
-/* OMPT: a target data construct or standalone directive is a begin and an end at once
- * (nothing moves: host and "device" share memory, so no target_data_op either). */
-static void ompt_target_point(tomp_thread_t *thr, int kind) {
-  if (tomp_likely(!tomp_listening())) return;
-  tomp_ev_target_t r;
-  tomp_ev_target_(thr, kind, ompt_scope_begin, thr->task, &r);
-  tomp_ev_target_(thr, kind, ompt_scope_end, thr->task, &r);
-}
-
-/* OMPT: a target region on the host is a target begin/end pair (device_num 0, the initial
- * device) around the implicit-task begin/end of the region's initial task. */
-static void run_on_host(tomp_thread_t *thr, void (*fn)(void *), void **hostaddrs,
-                        unsigned thread_limit, int kind) {
-  tomp_team_t *team = thr->team;
-  tomp_task_t *task = thr->task;
-  unsigned tid = thr->tid, ws_count = thr->ws_count;
-  void *ws_cur = thr->ws_cur;
-  int state = thr->state;
-  uint64_t wait_id = thr->wait_id;
-
-  unsigned live = team ? (team->level < NCACHE ? team->level : (unsigned)NCACHE) : 0;
-  tomp_team_t *cache[NCACHE];
-  memcpy(cache, thr->team_cache, live * sizeof cache[0]);
-  memset(thr->team_cache, 0, live * sizeof cache[0]);
-
-  tomp_region_task_t rt;
-  memset(&rt, 0, sizeof rt);
-  rt.size = 1;
-  tomp_task_t *initial = &rt.task;
-  initial->icv = tomp_g.icv;
-  if (thread_limit) initial->icv.thread_limit = thread_limit;
-  initial->flags = TOMP_TASK_INITIAL | TOMP_TASK_OWN_REGION;
-  initial->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  initial->frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-
-  bool ompt = tomp_listening();
-  tomp_ev_target_t r;
-  if (ompt) tomp_ev_target_(thr, kind, ompt_scope_begin, task, &r);
-  thr->team = NULL;
-  thr->tid = 0;
-  thr->task = initial;
-  thr->ws_count = 0;
-  thr->ws_cur = NULL;
-  tomp_set_state(thr, ompt_state_work_serial, 0);
-  if (ompt) {
-    tomp_ev_region_task_(ompt_scope_begin, &rt, 1);
-    tomp_ev_exit_frame(initial, __builtin_frame_address(0));
-  }
-  fn(hostaddrs);
-  if (GOMP_taskwait && initial->children) GOMP_taskwait(); /* the region ends when its tasks have */
-  if (ompt) {
-    initial->frame.exit_frame.ptr = NULL;
-    tomp_ev_region_task_(ompt_scope_end, &rt, 1);
-  }
-
-  for (unsigned d = 0; d < live; d++) {
-    if (thr->team_cache[d]) tomp_team_free(thr->team_cache[d]);
-    thr->team_cache[d] = cache[d];
-  }
-  thr->team = team;
-  thr->tid = tid;
-  thr->task = task;
-  thr->ws_count = ws_count;
-  thr->ws_cur = ws_cur;
-  tomp_set_state(thr, state, wait_id);
-  if (ompt) tomp_ev_target_(thr, kind, ompt_scope_end, task, &r);
 }
 
 /* Give firstprivate entries private copies (hostaddrs is the caller's scratch array). */
@@ -169,8 +87,8 @@ TOMP_EXPORT void GOMP_target_ext(int device, void (*fn)(void *), size_t mapnum, 
   wait_depend(depend);
   char stackbuf[512] __attribute__((aligned(64)));
   void *heap = copy_firstprivate(mapnum, hostaddrs, sizes, kinds, stackbuf, sizeof stackbuf);
-  run_on_host(thr, fn, hostaddrs, arg_thread_limit(args),
-              (flags & GOMP_TARGET_FLAG_NOWAIT) ? ompt_target_nowait : ompt_target);
+  tomp_target_run(thr, fn, hostaddrs, arg_thread_limit(args),
+                  (flags & GOMP_TARGET_FLAG_NOWAIT) ? ompt_target_nowait : ompt_target);
   free(heap);
 }
 
@@ -181,7 +99,7 @@ TOMP_EXPORT void GOMP_target(int device, void (*fn)(void *), const void *unused,
   TOMP_ENTRY(thr);
   (void)unused, (void)mapnum, (void)sizes, (void)kinds;
   tomp_device_construct(device, "target construct");
-  run_on_host(thr, fn, hostaddrs, 0, ompt_target);
+  tomp_target_run(thr, fn, hostaddrs, 0, ompt_target);
 }
 
 /* Data environments: memory is shared, so there is nothing to map. */
@@ -191,7 +109,7 @@ TOMP_EXPORT void GOMP_target_data(int device, const void *unused, size_t mapnum,
   TOMP_ENTRY(thr);
   (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
   tomp_device_construct(device, "target data construct");
-  ompt_target_point(thr, ompt_target_enter_data);
+  tomp_target_point(thr, ompt_target_enter_data);
 }
 
 TOMP_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddrs,
@@ -200,13 +118,13 @@ TOMP_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void **hostaddr
   TOMP_ENTRY(thr);
   (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
   tomp_device_construct(device, "target data construct");
-  ompt_target_point(thr, ompt_target_enter_data);
+  tomp_target_point(thr, ompt_target_enter_data);
 }
 
 TOMP_EXPORT void GOMP_target_end_data(void) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  ompt_target_point(thr, ompt_target_exit_data);
+  tomp_target_point(thr, ompt_target_exit_data);
 }
 
 TOMP_EXPORT void GOMP_target_update(int device, const void *unused, size_t mapnum,
@@ -215,7 +133,7 @@ TOMP_EXPORT void GOMP_target_update(int device, const void *unused, size_t mapnu
   TOMP_ENTRY(thr);
   (void)unused, (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
   tomp_device_construct(device, "target update directive");
-  ompt_target_point(thr, ompt_target_update);
+  tomp_target_point(thr, ompt_target_update);
 }
 
 TOMP_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostaddrs,
@@ -226,7 +144,7 @@ TOMP_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void **hostad
   (void)mapnum, (void)hostaddrs, (void)sizes, (void)kinds;
   tomp_device_construct(device, "target update directive");
   wait_depend(depend);
-  ompt_target_point(thr, (flags & GOMP_TARGET_FLAG_NOWAIT) ? ompt_target_update_nowait
+  tomp_target_point(thr, (flags & GOMP_TARGET_FLAG_NOWAIT) ? ompt_target_update_nowait
                                                            : ompt_target_update);
 }
 
@@ -241,7 +159,7 @@ TOMP_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void **h
                                     : "target enter data directive");
   wait_depend(depend);
   int kind = (flags & GOMP_TARGET_FLAG_EXIT_DATA) ? ompt_target_exit_data : ompt_target_enter_data;
-  ompt_target_point(thr, (flags & GOMP_TARGET_FLAG_NOWAIT) ? kind + 8 : kind);
+  tomp_target_point(thr, (flags & GOMP_TARGET_FLAG_NOWAIT) ? kind + 8 : kind);
 }
 
 /* Offload images of programs built with offloading: there is no device to load them on. */
