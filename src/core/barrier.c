@@ -10,11 +10,6 @@
 #include "internal.h"
 #include "task.h"
 
-void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
-  b->arrived = 0;
-  b->nthreads = n;
-}
-
 static bool try_release(tomp_team_t *team, uint32_t *ctr) {
   tomp_barrier_t *b = &team->bar;
   uint32_t n = b->nthreads;

@@ -123,7 +123,6 @@ static char parse_field(const char **fmtp, bool *zero, bool *right, int *width) 
   return c;
 }
 
-bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
 bool tomp_affinity_format_valid(const char *fmt) {
   for (const char *f = fmt; *f;) {
     if (*f++ != '%') continue;

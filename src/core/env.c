@@ -347,8 +347,6 @@ static void env_display_env(void) {
   else tomp_warn("OMP_DISPLAY_ENV='%s' is not true, false or verbose; using the default (false)", v);
 }
 
-bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
-
 static void env_affinity_format(void) {
   const char *v = getenv_set("OMP_AFFINITY_FORMAT");
   if (!v) return;
