@@ -10,6 +10,7 @@
  * child of fork() only the forking thread is listed.
  * test-no-libgomp: libgomp has no thread table
  * test-cflags: -Isrc/core -ldl
+ * test-env: TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0:die_after_fork=0
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
