@@ -10,11 +10,6 @@
 #include "internal.h"
 #include "task.h"
 
-void tomp_barrier_init(tomp_barrier_t *b, unsigned n) {
-  b->arrived = 0;
-  b->nthreads = n;
-}
-
 static bool try_release(tomp_team_t *team, uint32_t *ctr) {
   tomp_barrier_t *b = &team->bar;
   uint32_t n = b->nthreads;
@@ -92,14 +87,111 @@ static inline void ompt_barrier_cancel_detected(tomp_thread_t *thr) {
   if (tomp_listening()) tomp_ev_cancel_(thr, ompt_cancel_detected | ompt_cancel_parallel);
 }
 
-/* ompt is a constant: one copy with a tool attached, one without (see team.c) */
-/* ompt and worker_end are constants.  worker_end: a worker's closing barrier without a
- * tool.  The worker then clears thr->team_busy whenever it pauses or sleeps and sets it,
- * sequentially consistent, before it next looks at the episode; the thread that released
- * the episode bumped gen (sequentially consistent) before its next fork reads team_busy.
- * So either the worker sees the release and leaves without touching the team, or the fork
- * sees it busy and waits.  With 4 threads on 2 CPUs this saves a worker one scheduling slot
- * per region: the fork no longer waits for it to run just to leave the barrier. */
+/* The steps of barrier_impl.  Each is always inlined, so the copies barrier_impl makes for
+ * its constant arguments (ompt, worker_end) stay what they were as one function. */
+#define STEP static inline __attribute__((always_inline))
+
+STEP bool region_cancelled(tomp_team_t *team, bool cancellable) {
+  return cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL);
+}
+
+/* worker_end: the worker announces whether it may touch the team (see barrier_impl). */
+STEP void worker_busy(tomp_thread_t *thr, const bool worker_end, bool busy) {
+  if (!worker_end) return;
+  if (busy)
+    __atomic_store_n(&thr->team_busy, 1, __ATOMIC_SEQ_CST);
+  else
+    __atomic_store_n(&thr->team_busy, 0, __ATOMIC_RELEASE);
+}
+
+/* A team of one with no task outstanding has nobody to wait for. */
+STEP bool nobody_to_wait_for(tomp_team_t *team) {
+  return team->bar.nthreads == 1 && tomp_team_ntasks(team) == 0;
+}
+
+/* The arrival counter of this kind of barrier (see tomp_barrier_t). */
+STEP uint32_t *counter_of(tomp_barrier_t *b, int kind) {
+  return kind == ompt_state_wait_barrier_implicit_parallel ? &b->arrived_final : &b->arrived;
+}
+
+/* Our arrival: true when we were the last one in with no task outstanding and released the
+ * episode ourselves. */
+STEP bool arrive_last(tomp_team_t *team, uint32_t *ctr) {
+  uint32_t a = __atomic_add_fetch(ctr, 1, __ATOMIC_SEQ_CST);
+  return a == team->bar.nthreads && tomp_team_ntasks(team) == 0 && try_release(team, ctr);
+}
+
+/* Run one queued task if there is one (true if it ran one).  Pacing: right after running a
+ * task, a waiter leaves other threads' short deques alone for a few polls (its own deque and
+ * the shared list it always serves).  With tiny tasks from one producer, taking each one as
+ * soon as it is queued makes both threads pay the queue's cache-line transfers per task;
+ * pausing lets the queue grow until the producer runs new tasks itself (the cut-off), which
+ * is far cheaper.  Long queues and long tasks are not delayed noticeably. */
+STEP bool run_a_task(tomp_thread_t *thr, tomp_team_t *team, unsigned since_task) {
+  return tomp_task_run_queued(thr, since_task >= TASK_PACE || ready_tasks(team) >= TASK_PACE_QUEUE);
+}
+
+/* Sleep on seq until something changes.  Register first, then sample seq, then re-check
+ * everything a waker changes before it looks at sleepers. */
+STEP void sleep_once(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uint32_t g,
+                     bool cancellable, const bool worker_end) {
+  tomp_barrier_t *b = &team->bar;
+  __atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
+  uint32_t s = __atomic_load_n(&b->seq, __ATOMIC_SEQ_CST);
+  if (ready_tasks(team) != 0) {
+    /* a task was queued meanwhile: take it instead of sleeping */
+  } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
+             !region_cancelled(team, cancellable) && tomp_team_ntasks(team) == 0 &&
+             __atomic_load_n(ctr, __ATOMIC_SEQ_CST) != b->nthreads) {
+    worker_busy(thr, worker_end, false);
+    tomp_futex_wait(&b->seq, s);
+  } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g && tomp_team_ntasks(team) != 0) {
+    worker_busy(thr, worker_end, false);
+    tomp_futex_wait(&b->seq, s); /* tasks exist but none queued for us: wait for a post */
+  }
+  __atomic_sub_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Wait for episode g to be released (by us or another thread), running tasks meanwhile;
+ * true if the region's cancellation ended the wait (our arrival withdrawn). */
+STEP bool wait_release(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uint32_t g, int kind,
+                       bool cancellable, const bool worker_end) {
+  tomp_barrier_t *b = &team->bar;
+  unsigned long spin = 0, budget = tomp_spins();
+  unsigned since_task = TASK_PACE;
+  for (;;) {
+    worker_busy(thr, worker_end, true);
+    if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) != g) return false;
+    if (region_cancelled(team, cancellable)) {
+      withdraw(b, g);
+      return true;
+    }
+    if (run_a_task(thr, team, since_task)) {
+      tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
+      spin = 0;
+      since_task = 0;
+      continue;
+    }
+    since_task++;
+    if (all_done(team, ctr) && try_release(team, ctr)) return false;
+    if (++spin < budget) {
+      worker_busy(thr, worker_end, false);
+      tomp_wait_pause();
+      continue;
+    }
+    sleep_once(thr, team, ctr, g, cancellable, worker_end);
+    spin = budget / 2;
+  }
+}
+
+/* ompt and worker_end are constants: one copy with a tool attached, one without (see
+ * team.c), and a worker's closing barrier without a tool (worker_end).  The worker then
+ * clears thr->team_busy whenever it pauses or sleeps and sets it, sequentially consistent,
+ * before it next looks at the episode; the thread that released the episode bumped gen
+ * (sequentially consistent) before its next fork reads team_busy.  So either the worker sees
+ * the release and leaves without touching the team, or the fork sees it busy and waits.
+ * With 4 threads on 2 CPUs this saves a worker one scheduling slot per region: the fork no
+ * longer waits for it to run just to leave the barrier. */
 static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *thr, int kind,
                                                                bool cancellable,
                                                                const bool ompt,
@@ -107,7 +199,7 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
   tomp_team_t *team = thr->team;
   tomp_barrier_t *b = &team->bar;
   int saved = thr->state;
-  if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) {
+  if (region_cancelled(team, cancellable)) {
     if (ompt) ompt_barrier_cancel_detected(thr);
     return true;
   }
@@ -123,66 +215,13 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
   if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_begin, true, ra);
 
   bool cancelled = false;
-  /* A team of one with no task outstanding has nobody to wait for. */
-  if (b->nthreads == 1 && tomp_team_ntasks(team) == 0) goto out;
-
+  if (nobody_to_wait_for(team)) goto out;
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-  uint32_t *ctr = kind == ompt_state_wait_barrier_implicit_parallel ? &b->arrived_final
-                                                                     : &b->arrived;
-  uint32_t a = __atomic_add_fetch(ctr, 1, __ATOMIC_SEQ_CST);
-  if (a == b->nthreads && tomp_team_ntasks(team) == 0 && try_release(team, ctr)) goto out;
-
-  unsigned long spin = 0, budget = tomp_spins();
-  unsigned since_task = TASK_PACE;
-  for (;;) {
-    if (worker_end) __atomic_store_n(&thr->team_busy, 1, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) != g) break;
-    if (cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) {
-      withdraw(b, g);
-      cancelled = true;
-      break;
-    }
-    /* Pacing: right after running a task, a waiter leaves other threads' short deques
-     * alone for a few polls (its own deque and the shared list it always serves).  With tiny tasks from one producer, taking each one as soon as it is queued
-     * makes both threads pay the queue's cache-line transfers per task; pausing lets the
-     * queue grow until the producer runs new tasks itself (the cut-off), which is far
-     * cheaper.  Long queues and long tasks are not delayed noticeably. */
-    if (tomp_task_run_queued(thr, since_task >= TASK_PACE ||
-                                      ready_tasks(team) >= TASK_PACE_QUEUE)) {
-      tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
-      spin = 0;
-      since_task = 0;
-      continue;
-    }
-    since_task++;
-    if (all_done(team, ctr) && try_release(team, ctr)) break;
-    if (++spin < budget) {
-      if (worker_end) __atomic_store_n(&thr->team_busy, 0, __ATOMIC_RELEASE);
-      tomp_wait_pause();
-      continue;
-    }
-    /* Sleep.  Register first, then sample seq, then re-check everything a waker changes
-     * before it looks at sleepers. */
-    __atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
-    uint32_t s = __atomic_load_n(&b->seq, __ATOMIC_SEQ_CST);
-    if (ready_tasks(team) != 0) {
-      /* a task was queued meanwhile: take it instead of sleeping */
-    } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
-        !(cancellable && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) &&
-        tomp_team_ntasks(team) == 0 &&
-        __atomic_load_n(ctr, __ATOMIC_SEQ_CST) != b->nthreads) {
-      if (worker_end) __atomic_store_n(&thr->team_busy, 0, __ATOMIC_RELEASE);
-      tomp_futex_wait(&b->seq, s);
-    } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
-               tomp_team_ntasks(team) != 0) {
-      if (worker_end) __atomic_store_n(&thr->team_busy, 0, __ATOMIC_RELEASE);
-      tomp_futex_wait(&b->seq, s); /* tasks exist but none queued for us: wait for a post */
-    }
-    __atomic_sub_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
-    spin = budget / 2;
-  }
+  uint32_t *ctr = counter_of(b, kind);
+  if (arrive_last(team, ctr)) goto out;
+  cancelled = wait_release(thr, team, ctr, g, kind, cancellable, worker_end);
 out:
-  if (worker_end) __atomic_store_n(&thr->team_busy, 0, __ATOMIC_RELEASE);
+  worker_busy(thr, worker_end, false);
   if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_end, true, ra);
   tomp_set_state(thr, saved, 0);
   if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_end, false, ra);

@@ -71,8 +71,6 @@ void tomp_mutex_lock_slow(tomp_mutex_t *m) {
   }
 }
 
-void tomp_thread_init_initial(void) TOMP_HIDDEN;
-
 static int initialised;
 
 /* The default spin budget is a time, not a count: a pause instruction costs from a few to

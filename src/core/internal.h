@@ -15,6 +15,7 @@
 
 #include "omp-tools.h"
 #include "sync.h"
+#include "thread_table.h"
 
 #define TOMP_HIDDEN __attribute__((visibility("hidden")))
 #define TOMP_EXPORT __attribute__((visibility("default")))
@@ -174,7 +175,6 @@ typedef struct tomp_team {
   unsigned ws_initial;          /* constructs pre-entered at fork (combined parallel loops) */
   /* Tasking: task.c owns the contents */
   void *tasks;
-  uint32_t ntasks;              /* unused (fix): the count lives with the task lock, task.h */
   uint32_t cancelled;           /* TOMP_CANCEL_* bits activated in this region */
   unsigned place_first, place_count; /* place partition of the team */
   /* OMPT */
@@ -207,6 +207,7 @@ typedef struct tomp_thread {
   tomp_team_t *team;            /* innermost team, NULL for an initial thread outside regions */
   tomp_task_t *task;            /* the task the thread is executing now */
   unsigned tid;                 /* thread number in team */
+  uint32_t gtid;                /* global thread number: its entry in the thread table */
   /* OMPT: always current, whether or not a tool is attached */
   int state;                    /* ompt_state_t */
   uint64_t wait_id;
@@ -246,7 +247,6 @@ typedef struct tomp_thread {
   void *ev_teams4; /* GOMP_teams4's league record while someone listens */
   /* Observers' per-thread words (core reserves them; the named observer alone writes them) */
   uint32_t ompt_end_req;         /* OMPT: finalize asks this parked worker to report thread_end */
-  struct tomp_thread *ompt_next; /* OMPT: registry of workers that reported thread_begin */
   uint32_t ompt_in_cb;           /* OMPT: tool callbacks this thread is inside (finalize waits) */
   uint32_t ompt_life;            /* OMPT: 0 no thread_begin yet, 1 begun, 2 thread_end reported */
   tomp_team_t *coll_forking;     /* Collector: the team whose OMP_EVENT_FORK it is delivering */
@@ -265,7 +265,51 @@ typedef struct tomp_region_task {
 
 extern __thread tomp_thread_t *tomp_self __attribute__((tls_model("initial-exec"))) TOMP_HIDDEN;
 
+/* The calling thread's descriptor, made on first use by a thread tomp did not create. */
 tomp_thread_t *tomp_thread_init_foreign(void) TOMP_HIDDEN;
+/* tomp_init: the descriptor of the thread that loads the library. */
+void tomp_thread_init_initial(void) TOMP_HIDDEN;
+
+/* ---- The thread table (thread.c; layout and rules in thread_table.h) ------------------- */
+
+extern tomp_thread_table_t tomp_thread_table TOMP_EXPORT;
+
+/* Numbers handed out so far: every gtid is below it. */
+static inline uint32_t tomp_thread_count(void) {
+  return __atomic_load_n(&tomp_thread_table.count, __ATOMIC_ACQUIRE);
+}
+/* The live thread numbered gtid, or NULL (ended, or never handed out). */
+static inline tomp_thread_t *tomp_thread_by_gtid(uint32_t gtid) {
+  if (gtid >= tomp_thread_count()) return NULL;
+  tomp_thread_t **chunk =
+      __atomic_load_n(&tomp_thread_table.chunks[gtid / TOMP_THREAD_CHUNK], __ATOMIC_ACQUIRE);
+  return chunk ? __atomic_load_n(&chunk[gtid % TOMP_THREAD_CHUNK], __ATOMIC_ACQUIRE) : NULL;
+}
+/* Iteration over the live threads, in number order:
+ *     for (uint32_t g = 0; (t = tomp_thread_next(&g)) != NULL;) ...
+ * returns the first live thread numbered *gtid or above and moves *gtid past it.  Threads
+ * that start meanwhile may or may not be seen. */
+static inline tomp_thread_t *tomp_thread_next(uint32_t *gtid) {
+  for (uint32_t n = tomp_thread_count(); *gtid < n;) {
+    tomp_thread_t *t = tomp_thread_by_gtid((*gtid)++);
+    if (t) return t;
+  }
+  return NULL;
+}
+
+/* ---- The pool of workers (thread.c) ----------------------------------------------------- */
+
+/* An idle worker: from the pool, else a new thread.  NULL if none can be had. */
+tomp_thread_t *tomp_worker_get(void) TOMP_HIDDEN;
+/* Give worker t (it may still be leaving its last region) back to the pool. */
+void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
+/* Hand worker t (idle) its part of team: it runs fn(data) as thread tid. */
+void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
+                       void *data) TOMP_HIDDEN;
+/* Wait until worker t no longer reads its previous team's shared state. */
+void tomp_worker_wait_out(tomp_thread_t *t) TOMP_HIDDEN;
+/* After fork() in the child: the caller's cached teams forget their workers (team.c). */
+void tomp_team_cache_forget_workers(tomp_thread_t *thr) TOMP_HIDDEN;
 
 /* The calling thread's descriptor; threads tomp did not create get one on first use. */
 static inline tomp_thread_t *tomp_thread(void) {
@@ -280,6 +324,8 @@ static inline tomp_icv_t *tomp_icv(void) { return &tomp_thread()->task->icv; }
 
 void tomp_init(void) TOMP_HIDDEN;        /* idempotent; the library constructor calls it */
 void tomp_env_init(void) TOMP_HIDDEN;    /* env.c: parse OMP_* into tomp_g */
+/* display.c: whether fmt is a valid OMP_AFFINITY_FORMAT (env.c checks the variable) */
+bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
 
 /* Number of threads the next parallel region gets (spec 2.6.1 algorithm). */
 unsigned tomp_team_size(tomp_thread_t *thr, unsigned requested, bool if_clause) TOMP_HIDDEN;
@@ -314,7 +360,6 @@ bool tomp_barrier_wait_notool(tomp_thread_t *thr, int ompt_kind, bool cancellabl
 /* A worker's closing barrier without a tool: as above, but the worker announces through
  * thr->team_busy when it is not touching the team, so the next fork can proceed. */
 void tomp_barrier_wait_worker_end(tomp_thread_t *thr) TOMP_HIDDEN;
-void tomp_barrier_init(tomp_barrier_t *b, unsigned n) TOMP_HIDDEN;
 /* task.c tells the barrier that work appeared or that the last task finished */
 void tomp_barrier_tasks_posted(tomp_team_t *team) TOMP_HIDDEN;
 /* -- perf -- n tasks were queued: wake at most n sleepers */
@@ -322,8 +367,7 @@ void tomp_barrier_tasks_posted_n(tomp_team_t *team, unsigned n) TOMP_HIDDEN;
 void tomp_barrier_tasks_done(tomp_team_t *team) TOMP_HIDDEN;
 void tomp_barrier_cancel(tomp_team_t *team) TOMP_HIDDEN;
 
-/* Tasking hooks the barrier and fork/join rely on (task.c). */
-bool tomp_task_run_one(tomp_thread_t *thr) TOMP_HIDDEN;   /* run a queued task if any */
+/* Tasking hooks fork/join rely on (task.c). */
 void tomp_team_tasks_init(tomp_team_t *team) TOMP_HIDDEN; /* at fork */
 void tomp_team_tasks_fini(tomp_team_t *team) TOMP_HIDDEN; /* at join, after the barrier */
 

@@ -714,8 +714,6 @@ void tomp_task_fulfill(void *event) {
   if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
 }
 
-bool tomp_task_run_one(tomp_thread_t *thr) { return tomp_task_run_queued(thr, true); }
-
 bool tomp_task_run_queued(tomp_thread_t *thr, bool steal) {
   tomp_team_t *team = thr->team;
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;

@@ -153,7 +153,8 @@ typedef struct tomp_team_tasks {
 /* Tasks queued in the team (deques and shared list), sequentially consistent loads: a
  * barrier sleeper calls it after registering. */
 uint32_t tomp_task_nready(tomp_team_t *team) TOMP_HIDDEN;
-/* tomp_task_run_one, optionally without stealing (the shared list and own deque only) */
+/* Run one queued task if there is any: true if it ran one.  steal: also from other threads'
+ * deques (else the shared list and the caller's own deque only). */
 bool tomp_task_run_queued(tomp_thread_t *thr, bool steal) TOMP_HIDDEN;
 
 /* Deferred tasks of the team not complete yet (the barrier waits for 0). */

@@ -8,12 +8,6 @@
 
 #include "internal.h"
 
-tomp_thread_t *tomp_worker_get(void) TOMP_HIDDEN;
-void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
-void tomp_worker_wait_out(tomp_thread_t *t) TOMP_HIDDEN;
-void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
-                       void *data) TOMP_HIDDEN;
-
 #define NCACHE (sizeof(((tomp_thread_t *)0)->team_cache) / sizeof(tomp_team_t *))
 
 /* A contention group is an initial task (the initial thread's, a target region's on the
@@ -87,7 +81,6 @@ void tomp_team_free(tomp_team_t *t) {
   free(t);
 }
 
-void tomp_team_cache_forget_workers(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_team_cache_forget_workers(tomp_thread_t *thr) {
   for (unsigned d = 0; d < NCACHE; d++)
     if (thr->team_cache[d]) thr->team_cache[d]->nreserved = 0;
@@ -126,7 +119,6 @@ team_set_fields(tomp_team_t *team, tomp_thread_t *thr, tomp_team_t *parent, unsi
   TEAM_SET(team->parent, parent);
   TEAM_SET(team->parent_tid, thr->tid);
   TEAM_SET(team->ws_initial, 0);
-  TEAM_SET(team->ntasks, 0);
   TEAM_SET(team->cancelled, 0);
   TEAM_SET(team->scratch, NULL);
   TEAM_SET(team->codeptr, thr->codeptr);

@@ -14,6 +14,69 @@
 
 __thread tomp_thread_t *tomp_self;
 
+/* ---- The thread table (thread_table.h) ------------------------------------------------- */
+
+tomp_thread_table_t tomp_thread_table = {
+    .version = TOMP_THREAD_TABLE_VERSION,
+    .chunk_size = TOMP_THREAD_CHUNK,
+    .max_chunks = TOMP_THREAD_CHUNKS,
+    .thread_size = sizeof(tomp_thread_t),
+    .off_gtid = offsetof(tomp_thread_t, gtid),
+    .off_state = offsetof(tomp_thread_t, state),
+    .off_wait_id = offsetof(tomp_thread_t, wait_id),
+    .off_type = offsetof(tomp_thread_t, ompt_type),
+    .off_pthread = offsetof(tomp_thread_t, pthread),
+    .off_task = offsetof(tomp_thread_t, task),
+    .off_team = offsetof(tomp_thread_t, team),
+};
+/* Writers (threads starting and ending) take it; readers never do. */
+static tomp_mutex_t table_lock = TOMP_MUTEX_INIT;
+
+/* Give t the next number and publish it: the entry, then the count.  Before t runs any
+ * OpenMP code, so a thread always has its number. */
+static void table_add(tomp_thread_t *t) {
+  static bool warned;
+  tomp_mutex_lock(&table_lock);
+  uint32_t g = tomp_thread_table.count;
+  tomp_thread_t **chunk = g / TOMP_THREAD_CHUNK < TOMP_THREAD_CHUNKS
+                              ? tomp_thread_table.chunks[g / TOMP_THREAD_CHUNK]
+                              : NULL;
+  if (!chunk && g / TOMP_THREAD_CHUNK < TOMP_THREAD_CHUNKS) {
+    chunk = calloc(TOMP_THREAD_CHUNK, sizeof *chunk);
+    if (chunk) tomp_store_rel(&tomp_thread_table.chunks[g / TOMP_THREAD_CHUNK], chunk);
+  }
+  if (!chunk) {
+    tomp_mutex_unlock(&table_lock);
+    t->gtid = TOMP_GTID_NONE;
+    if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+      tomp_warn("thread table full or out of memory: thread %u and later ones run without a "
+                "global thread number (debuggers will not see them)",
+                g);
+    return;
+  }
+  t->gtid = g;
+  tomp_store_rel(&chunk[g % TOMP_THREAD_CHUNK], t);
+  tomp_store_rel(&tomp_thread_table.count, g + 1);
+  tomp_mutex_unlock(&table_lock);
+}
+
+/* t has ended: its number retires (its descriptor stays readable, never freed). */
+static void table_remove(tomp_thread_t *t) {
+  if (t->gtid == TOMP_GTID_NONE) return;
+  tomp_thread_t **chunk = tomp_thread_table.chunks[t->gtid / TOMP_THREAD_CHUNK];
+  tomp_store_rel(&chunk[t->gtid % TOMP_THREAD_CHUNK], NULL);
+}
+
+/* A thread the program created ends: its entry goes (the main thread's stays: exit() runs no
+ * thread-specific destructor). */
+static pthread_key_t initial_exit_key;
+static void initial_exit(void *p) {
+  table_remove(p);
+}
+static void initial_exit_key_make(void) {
+  pthread_key_create(&initial_exit_key, initial_exit);
+}
+
 /* go word states */
 enum { GO_BUSY = 0, GO_WORK = 1, GO_IDLE = 2, GO_SLEEP = 3, GO_DEAD = 4, GO_END = 5 };
 
@@ -44,12 +107,15 @@ static tomp_thread_t *make_initial(void) {
   it->frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
   it->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
   t->task = it;
+  table_add(t);
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, initial_exit_key_make);
+  pthread_setspecific(initial_exit_key, t);
   tomp_self = t;
   if (tomp_listening()) tomp_ev_thread_begin_(t);
   return t;
 }
 
-void tomp_thread_init_initial(void) TOMP_HIDDEN;
 void tomp_thread_init_initial(void) {
   if (!tomp_self) make_initial();
 }
@@ -145,7 +211,8 @@ static void *worker_main(void *arg) {
   }
   tomp_ev_thread_end(t);
   __atomic_sub_fetch(&tomp_nthreads_live, 1, __ATOMIC_RELAXED);
-  /* The descriptor stays allocated: the OMPT worker registry may still point at it.  GO_DEAD
+  table_remove(t);
+  /* The descriptor stays allocated: a reader of the thread table may still hold it.  GO_DEAD
    * makes every later hand-off attempt (tomp_worker_request_thread_end) fail cleanly. */
   tomp_store_rel(&t->go, GO_DEAD);
   return NULL;
@@ -174,11 +241,12 @@ static tomp_thread_t *spawn_worker(void) {
   }
   init_thread_desc(t, 2 /* ompt_thread_worker */);
   t->go = GO_IDLE;
+  table_add(t); /* before it runs: its thread_begin may already read the number */
   int rc = pthread_create(&t->pthread, &worker_attr, worker_main, t);
   if (rc) {
     if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
       tomp_warn("cannot create a thread (%s); running with a smaller team", strerror(rc));
-    free(t);
+    table_remove(t); /* its number retires unused; the descriptor stays (readers) */
     return NULL;
   }
   __atomic_add_fetch(&tomp_nthreads_live, 1, __ATOMIC_RELAXED);
@@ -186,7 +254,6 @@ static tomp_thread_t *spawn_worker(void) {
 }
 
 /* An idle worker: from the pool, else a new thread.  NULL if none can be had. */
-tomp_thread_t *tomp_worker_get(void) TOMP_HIDDEN;
 tomp_thread_t *tomp_worker_get(void) {
   tomp_thread_t *t = NULL;
   if (tomp_load_rlx(&pool_head)) {
@@ -200,7 +267,6 @@ tomp_thread_t *tomp_worker_get(void) {
 
 /* Wait until worker t no longer reads its previous team's shared state (it may still be
  * in the closing barrier's code, but only to leave it). */
-void tomp_worker_wait_out(tomp_thread_t *t) TOMP_HIDDEN;
 void tomp_worker_wait_out(tomp_thread_t *t) {
   for (unsigned i = 0; __atomic_load_n(&t->team_busy, __ATOMIC_SEQ_CST); i++) {
     if (i < 64)
@@ -222,7 +288,6 @@ void tomp_worker_wait_idle(tomp_thread_t *t) {
   }
 }
 
-void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
 void tomp_worker_put(tomp_thread_t *t) {
   tomp_worker_wait_idle(t);
   tomp_mutex_lock(&pool_lock);
@@ -232,8 +297,6 @@ void tomp_worker_put(tomp_thread_t *t) {
 }
 
 /* Hand worker t (idle) its part of team. */
-void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
-                       void *data) TOMP_HIDDEN;
 void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
                        void *data) {
   t->next_team = team;
@@ -286,13 +349,15 @@ void tomp_pool_release_idle(tomp_thread_t *thr) {
 
 /* After fork() in a child process only the forking thread exists: forget every worker so
  * the child's first region starts a fresh pool instead of waiting for threads that are gone. */
-void tomp_team_cache_forget_workers(tomp_thread_t *thr) TOMP_HIDDEN;
-
 static void atfork_child(void) {
   /* atomic stores: the parent's threads last wrote these atomically (TSan compares) */
   tomp_store_rlx(&pool_head, NULL);
   tomp_store_rlx(&pool_lock.v, 0);
   tomp_store_rlx(&tomp_nthreads_live, 1);
+  tomp_store_rlx(&table_lock.v, 0);
+  tomp_thread_t *t;
+  for (uint32_t g = 0; (t = tomp_thread_next(&g)) != NULL;)
+    if (t != tomp_self) table_remove(t);
   if (tomp_self) {
     tomp_team_cache_forget_workers(tomp_self);
     if (tomp_self->ompt_type != 1) tomp_self->ompt_type = 1;

@@ -50,7 +50,6 @@ void tomp_ompt_sync_wants(void) {
 /* ---- threads ----------------------------------------------------------------------------- */
 
 void tomp_ompt_thread_begin_(tomp_thread_t *thr) {
-  tomp_ompt_thread_registered_(thr);
   tomp_thread_t *q = tomp_self;
   if (tomp_ompt_call_enter(q)) {
     /* begun only if the callback could be made: finalize ends exactly the begun threads */

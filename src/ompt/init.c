@@ -38,7 +38,6 @@ static int path_wanted;
 static FILE *vlog;
 static pthread_key_t initial_key;
 static tomp_thread_t *main_thr;
-static tomp_thread_t *threads; /* every thread that reached thread_begin (ompt_next) */
 int tomp_ompt_fence;
 
 /* tomp's own ompt_start_tool: found only when no tool defines one.  Exported (OMP_5.0) and
@@ -260,32 +259,33 @@ void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) {
   pthread_setspecific(initial_key, thr);
 }
 
-void tomp_ompt_thread_registered_(tomp_thread_t *thr) {
-  if (!tool_initialized) return; /* tools word set by a Collector API session only */
-  tomp_thread_t *head = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
-  do thr->ompt_next = head;
-  while (!__atomic_compare_exchange_n(&threads, &head, thr, true, __ATOMIC_ACQ_REL,
-                                      __ATOMIC_ACQUIRE));
-}
-
 static double now(void) { return (double)tomp_now_ns() * 1e-9; }
 
-/* Parked workers report thread_end on their own threads (the callback should run there). */
-static void workers_report_end(tomp_thread_t *list) {
-  for (tomp_thread_t *w = list; w; w = w->ompt_next)
-    if (w->ompt_type == ompt_thread_worker) tomp_worker_request_thread_end(w);
+/* The threads finalize walks: core's thread table (thread_table.h), every live thread. */
+#define FOR_EACH_THREAD(t) for (uint32_t gtid_ = 0; ((t) = tomp_thread_next(&gtid_)) != NULL;)
+
+/* Parked workers that reported thread_begin report thread_end on their own threads (the
+ * callback should run there). */
+static void workers_report_end(void) {
+  tomp_thread_t *w;
+  FOR_EACH_THREAD(w) {
+    if (w->ompt_type == ompt_thread_worker && __atomic_load_n(&w->ompt_life, __ATOMIC_ACQUIRE) == 1)
+      tomp_worker_request_thread_end(w);
+  }
   double limit = now() + 2.0;
-  for (tomp_thread_t *w = list; w; w = w->ompt_next)
+  FOR_EACH_THREAD(w) {
     while (__atomic_load_n(&w->ompt_end_req, __ATOMIC_ACQUIRE) && now() < limit) sched_yield();
+  }
 }
 
 /* Callbacks in flight on other threads finish before the tool is finalized.  Bounded: a
  * callback that blocks (or waits for this thread) must not hang the process at exit. */
-static void quiesce(tomp_thread_t *list, tomp_thread_t *self) {
+static void quiesce(tomp_thread_t *self) {
   if (!tomp_ompt_fence && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
     tomp_warn("OMPT: membarrier failed; a callback may still start during finalization");
   double limit = now() + 10.0;
-  for (tomp_thread_t *t = list; t; t = t->ompt_next) {
+  tomp_thread_t *t;
+  FOR_EACH_THREAD(t) {
     if (t == self) continue; /* a callback of ours may be what called ompt_finalize_tool */
     while (__atomic_load_n(&t->ompt_in_cb, __ATOMIC_SEQ_CST)) {
       if (now() > limit) {
@@ -314,17 +314,17 @@ static void end_on_behalf(tomp_thread_t *t, ompt_callback_thread_end_t f) {
 void tomp_ompt_finalize(void) {
   if (!tool_initialized || __atomic_exchange_n(&finalize_started, 1, __ATOMIC_ACQ_REL)) return;
   tomp_thread_t *self = tomp_self;
-  tomp_thread_t *list = __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
-  workers_report_end(list);
+  workers_report_end();
   ompt_callback_thread_end_t te = __atomic_load_n(&tomp_ompt_cb.cb.thread_end, __ATOMIC_RELAXED);
   ompt_callback_implicit_task_t it =
       __atomic_load_n(&tomp_ompt_cb.cb.implicit_task, __ATOMIC_RELAXED);
   __atomic_and_fetch(&tomp_listeners, ~TOMP_OBS_OMPT, __ATOMIC_SEQ_CST);
-  list = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); /* workers started meanwhile */
-  quiesce(list, self);
+  quiesce(self);         /* the walk sees workers started meanwhile too */
   tomp_tool_keys_sync(); /* the no-tool path costs nothing again (a Collector may keep it) */
-  for (tomp_thread_t *t = list; t; t = t->ompt_next)
+  tomp_thread_t *t;
+  FOR_EACH_THREAD(t) {
     if (t != self) end_on_behalf(t, te);
+  }
   if (self && __atomic_load_n(&self->ompt_life, __ATOMIC_RELAXED) == 1) {
     if (self->ompt_type == ompt_thread_initial && !self->team && it) {
       if (self->ev_single) tomp_ev_single_flush_(self);

@@ -118,7 +118,6 @@ void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_
 /* The event layer's interest bits follow the registered callbacks: after every change. */
 void tomp_ompt_sync_wants(void) TOMP_HIDDEN;
 /* Thread registry for finalization (init.c) */
-void tomp_ompt_thread_registered_(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_ompt_initial_thread_started_(tomp_thread_t *thr) TOMP_HIDDEN;
 
 #endif
