@@ -53,7 +53,7 @@ for d in "${DIRS[@]}"; do
   [[ "$d" == *" "* ]] && val=${d#* }
   case $key in
     ompt-run)
-      r=${#RUN_REPEAT[@]} rep=1 envs='' args=''
+      rep=1 envs='' args=''
       read -ra words <<<"$val"
       i=0
       [[ "${words[0]:-}" =~ ^x([0-9]+)$ ]] && { rep=${BASH_REMATCH[1]}; i=1; }
