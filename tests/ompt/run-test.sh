@@ -33,13 +33,21 @@ CHK=${SRC%.c}.check
 
 # the directives of the leading comment, one "KEY VALUE" line each
 mapfile -t DIRS < <(awk 'NR == 1 && !/^\/\*/ { exit } { print } /\*\// { exit }' "$SRC" |
-  sed -n 's/^[ /*]*\(\(ompt\|test\)-[a-z-]*\):[ ]*\(.*\)$/\1 \3/p' | sed 's/[ ]*\*\/.*$//; s/[ ]*$//')
+  sed -n 's/^[ /*]*\(\(ompt\|test\)-[a-z-]*\):[ ]*\(.*\)$/\1 \3/p' |
+  sed 's/[ ]*\*\/.*$//; s/[ ]*$//')
 value() { # KEY: the first value given for KEY
   local d
-  for d in "${DIRS[@]}"; do [ "${d%% *}" = "$1" ] && { [[ "$d" == *" "* ]] && echo "${d#* }"; return; }; done
+  for d in "${DIRS[@]}"; do
+    [ "${d%% *}" = "$1" ] || continue
+    [[ "$d" == *" "* ]] && echo "${d#* }"
+    return
+  done
 }
 skiptsan=$(value test-skip-tsan)
-case "${SANLIB:-}" in *tsan*) [ -n "$skiptsan" ] && { echo "TSan build: $skiptsan"; exit 77; } ;; esac
+if [ -n "$skiptsan" ] && [[ "${SANLIB:-}" == *tsan* ]]; then
+  echo "TSan build: $skiptsan"
+  exit 77
+fi
 
 source "$(dirname "$0")/common.sh"
 set +e
@@ -53,7 +61,7 @@ for d in "${DIRS[@]}"; do
   [[ "$d" == *" "* ]] && val=${d#* }
   case $key in
     ompt-run)
-      r=${#RUN_REPEAT[@]} rep=1 envs='' args=''
+      rep=1 envs='' args=''
       read -ra words <<<"$val"
       i=0
       [[ "${words[0]:-}" =~ ^x([0-9]+)$ ]] && { rep=${BASH_REMATCH[1]}; i=1; }
@@ -134,8 +142,8 @@ for ((r = 0; r < ${#RUN_REPEAT[@]}; r++)); do
     [ "${RUN_REPEAT[r]}" = 1 ] && at=$desc || at="$desc (repetition $i of ${RUN_REPEAT[r]})"
     out=$W/$NAME.$((r + 1)).out
     # shellcheck disable=SC2086 # the environment and arguments are words
-    on_tomp ${RUN_ENV[r]} OMP_TOOL_LIBRARIES="$TOOL" timeout -k 5 "$timeout" "$W/$NAME" ${RUN_ARGS[r]} \
-      >"$out" 2>"$out.err"
+    on_tomp ${RUN_ENV[r]} OMP_TOOL_LIBRARIES="$TOOL" timeout -k 5 "$timeout" \
+      "$W/$NAME" ${RUN_ARGS[r]} >"$out" 2>"$out.err"
     rc=$?
     [ $rc = 0 ] || { tail -5 "$out.err"; fail "$at: exit status $rc (output $out)"; }
     no_errors "$out" || fail "$at: the tool reported errors (output $out)"
@@ -143,7 +151,10 @@ for ((r = 0; r < ${#RUN_REPEAT[@]}; r++)); do
     for c in "${CHECKS[@]}"; do
       IFS=$'\t' read -r cr kind val <<<"$c"
       [ "$cr" = "$r" ] || continue
-      res=$(check "$out" "$kind" "$val" 2>&1) || { echo "$res"; fail "$at: $kind: $val (output $out)"; }
+      if ! res=$(check "$out" "$kind" "$val" 2>&1); then
+        echo "$res"
+        fail "$at: $kind: $val (output $out)"
+      fi
       [ -n "$res" ] && echo "$at: $res"
     done
   done
