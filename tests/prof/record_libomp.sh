@@ -41,7 +41,9 @@ task=$(awk '$1 == "CONTEXT" && $4 == "kind=task" { sub(/id=/, "", $2); print $2 
 [ -n "$task" ] || fail "no task context"
 n=$(count "$f.txt" '$1 == "SAMPLE" && v["context"] == '"$task")
 echo "libomp tasks: $n samples in task context $task"
-[ "$n" -ge 5 ] || fail "too few samples in tasks"
+# rec_tasks' task work is ~0.1 s of 200 Hz samples; under load (CI, other builds) as few as 3
+# were seen (2026-11-25, load 6), so the bar is "more than a stray sample", not a rate.
+[ "$n" -ge 2 ] || fail "too few samples in tasks"
 n=$(count "$f.txt" '$1 == "EVENT" && v["kind"] == "task" && v["phase"] == "begin"')
 m=$(count "$f.txt" '$1 == "EVENT" && v["kind"] == "task" && v["phase"] == "end"')
 [ "$n" = 64 ] && [ "$m" = 64 ] || fail "expected 64 task begin/end events, got $n/$m"
