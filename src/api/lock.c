@@ -80,9 +80,9 @@ TOMP_EXPORT void omp_destroy_lock(omp_lock_t *lock) {
   tomp_store_rel(lw(lock), 0);
 }
 
-/* set, unset and test are split (TOMP_TOOL_PATH): the *_tool twins run when a tool is
+/* set, unset and test are split (TOMP_OBSERVED_PATH): the *_tool twins run when a tool is
  * attached; without one the entry point is the lock word's own fast path. */
-static TOMP_TOOL_TWIN void set_lock_tool(const void *ra, void *fp, omp_lock_t *lock) {
+static TOMP_OBSERVED_TWIN void set_lock_observed(const void *ra, void *fp, omp_lock_t *lock) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   tomp_ev_mutex_acquire(thr, TOMP_MUTEX_LOCK, tomp_lockword_hint(lw(lock)), lock);
@@ -91,7 +91,7 @@ static TOMP_TOOL_TWIN void set_lock_tool(const void *ra, void *fp, omp_lock_t *l
 }
 
 TOMP_EXPORT void omp_set_lock(omp_lock_t *lock) {
-  TOMP_TOOL_PATH(set_lock_tool, lock);
+  TOMP_OBSERVED_PATH(set_lock_observed, lock);
   tomp_lockword_acquire(lw(lock), ompt_state_wait_lock);
 }
 
@@ -100,7 +100,7 @@ static void unset_unheld(void) {
   warn_once(&warned, "omp_unset_lock: the lock is not set (call ignored)");
 }
 
-static TOMP_TOOL_TWIN void unset_lock_tool(const void *ra, void *fp, omp_lock_t *lock) {
+static TOMP_OBSERVED_TWIN void unset_lock_observed(const void *ra, void *fp, omp_lock_t *lock) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   if (tomp_unlikely(!tomp_lockword_held(lw(lock)))) return unset_unheld();
@@ -109,7 +109,7 @@ static TOMP_TOOL_TWIN void unset_lock_tool(const void *ra, void *fp, omp_lock_t 
 }
 
 TOMP_EXPORT void omp_unset_lock(omp_lock_t *lock) {
-  TOMP_TOOL_PATH(unset_lock_tool, lock);
+  TOMP_OBSERVED_PATH(unset_lock_observed, lock);
   /* the plain release's CAS doubles as the held check: it fails on a free word */
   uint32_t seen;
   if (tomp_likely(tomp_lockword_release_plain(lw(lock), &seen))) return;
@@ -117,7 +117,7 @@ TOMP_EXPORT void omp_unset_lock(omp_lock_t *lock) {
   tomp_lockword_release_rest(lw(lock));
 }
 
-static TOMP_TOOL_TWIN int test_lock_tool(const void *ra, void *fp, omp_lock_t *lock) {
+static TOMP_OBSERVED_TWIN int test_lock_observed(const void *ra, void *fp, omp_lock_t *lock) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   tomp_ev_mutex_acquire(thr, TOMP_MUTEX_TEST_LOCK, tomp_lockword_hint(lw(lock)), lock);
@@ -127,7 +127,7 @@ static TOMP_TOOL_TWIN int test_lock_tool(const void *ra, void *fp, omp_lock_t *l
 }
 
 TOMP_EXPORT int omp_test_lock(omp_lock_t *lock) {
-  TOMP_TOOL_PATH(test_lock_tool, lock);
+  TOMP_OBSERVED_PATH(test_lock_observed, lock);
   return tomp_lockword_try(lw(lock));
 }
 

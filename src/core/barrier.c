@@ -88,7 +88,7 @@ static inline void ompt_barrier_cancel_detected(tomp_thread_t *thr) {
 }
 
 /* The steps of barrier_impl.  Each is always inlined, so the copies barrier_impl makes for
- * its constant arguments (ompt, worker_end) stay what they were as one function. */
+ * its constant arguments (observed, worker_end) stay what they were as one function. */
 #define STEP static inline __attribute__((always_inline))
 
 STEP bool region_cancelled(tomp_team_t *team, bool cancellable) {
@@ -184,7 +184,7 @@ STEP bool wait_release(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uin
   }
 }
 
-/* ompt and worker_end are constants: one copy with a tool attached, one without (see
+/* observed and worker_end are constants: one copy with a tool attached, one without (see
  * team.c), and a worker's closing barrier without a tool (worker_end).  The worker then
  * clears thr->team_busy whenever it pauses or sleeps and sets it, sequentially consistent,
  * before it next looks at the episode; the thread that released the episode bumped gen
@@ -194,18 +194,18 @@ STEP bool wait_release(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uin
  * longer waits for it to run just to leave the barrier. */
 static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *thr, int kind,
                                                                bool cancellable,
-                                                               const bool ompt,
+                                                               const bool observed,
                                                                const bool worker_end) {
   tomp_team_t *team = thr->team;
   tomp_barrier_t *b = &team->bar;
   int saved = thr->state;
   if (region_cancelled(team, cancellable)) {
-    if (ompt) ompt_barrier_cancel_detected(thr);
+    if (observed) ompt_barrier_cancel_detected(thr);
     return true;
   }
   /* OMPT: the implicit barrier of a parallel region reports the region's codeptr_ra on every
    * thread; other barriers the entry point's. */
-  bool ev = ompt && tomp_ev_barrier_wanted(thr);
+  bool ev = observed && tomp_ev_barrier_wanted(thr);
   const void *ra = NULL;
   if (ev) {
     ra = kind == ompt_state_wait_barrier_implicit_parallel ? team->codeptr : thr->codeptr;
@@ -225,16 +225,16 @@ out:
   if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_end, true, ra);
   tomp_set_state(thr, saved, 0);
   if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_end, false, ra);
-  if (ompt && cancelled) ompt_barrier_cancel_detected(thr);
+  if (observed && cancelled) ompt_barrier_cancel_detected(thr);
   return cancelled;
 }
 
-static __attribute__((noinline)) bool barrier_tool(tomp_thread_t *thr, int kind,
+static __attribute__((noinline)) bool barrier_observed(tomp_thread_t *thr, int kind,
                                                    bool cancellable) {
   return barrier_impl(thr, kind, cancellable, true, false);
 }
 
-bool tomp_barrier_wait_notool(tomp_thread_t *thr, int kind, bool cancellable) {
+bool tomp_barrier_wait_quiet(tomp_thread_t *thr, int kind, bool cancellable) {
   return barrier_impl(thr, kind, cancellable, false, false);
 }
 
@@ -243,6 +243,6 @@ void tomp_barrier_wait_worker_end(tomp_thread_t *thr) {
 }
 
 bool tomp_barrier_wait(tomp_thread_t *thr, int kind, bool cancellable) {
-  if (tomp_listening()) return barrier_tool(thr, kind, cancellable);
-  return tomp_barrier_wait_notool(thr, kind, cancellable);
+  if (tomp_listening()) return barrier_observed(thr, kind, cancellable);
+  return tomp_barrier_wait_quiet(thr, kind, cancellable);
 }

@@ -365,18 +365,18 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
 
 #define TOMP_ENTRY(thr) TOMP_ENTRY_AT(thr, TOMP_CODEPTR(), TOMP_ENTRY_FRAME())
 /* The same for a function that works on behalf of an entry point, given that entry point's
- * return address and frame (see TOMP_TOOL_PATH). */
+ * return address and frame (see TOMP_OBSERVED_PATH). */
 #define TOMP_ENTRY_AT(thr, ra, fp)                                                                 \
   tomp_entry_guard_t tomp_entry_guard_ __attribute__((cleanup(tomp_entry_leave_))) = {0};          \
   if (tomp_listening()) tomp_entry_enter_((thr), &tomp_entry_guard_, (ra), (fp))
 
 /* The hottest entry points (locks, critical, atomic) are split in two.  Their first statement
- * is TOMP_TOOL_PATH(fn, args...): while someone listens it returns fn(ra, fp, args...), an
+ * is TOMP_OBSERVED_PATH(fn, args...): while someone listens it returns fn(ra, fp, args...), an
  * out-of-line twin that opens with TOMP_ENTRY_AT(thr, ra, fp) and emits the events; without
  * a listener, the rest of the entry point runs with no event code at all, so the cost is
  * that one tool key, a no-op.  fp stays right even if the compiler makes the call a tail
  * call: the twin's frame then takes the entry point's place at the same address. */
-#define TOMP_TOOL_PATH(fn, ...)                                                                    \
+#define TOMP_OBSERVED_PATH(fn, ...)                                                                    \
   do {                                                                                             \
     if (tomp_listening()) return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);            \
   } while (0)
@@ -384,12 +384,12 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
  * also takes the twin when the thread is one tomp has not seen yet (the twin's tomp_thread()
  * sets it up).  One rare branch instead of two keeps the fast path free of a stack frame
  * (two rare calls make the compiler set the frame up on entry: 5-9 instructions a call). */
-#define TOMP_TOOL_PATH_THR(thr, fn, ...)                                                           \
+#define TOMP_OBSERVED_PATH_THR(thr, fn, ...)                                                           \
   tomp_thread_t *thr = tomp_self;                                                                  \
   do {                                                                                             \
     if (tomp_unlikely(TOMP_LISTENING() || thr == NULL))                                            \
       return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);                                \
   } while (0)
-#define TOMP_TOOL_TWIN __attribute__((noinline))
+#define TOMP_OBSERVED_TWIN __attribute__((noinline))
 
 #endif

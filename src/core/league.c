@@ -48,24 +48,24 @@ void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
   /* each team's initial task carries the league's parallel_data (tools interface) */
   tomp_region_task_t rt = {.size = num_teams};
   tomp_task_t *initial = &rt.task;
-  bool ompt = tomp_listening();
-  if (ompt) tomp_ev_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
+  bool observed = tomp_listening();
+  if (observed) tomp_ev_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
   for (unsigned k = 0; k < num_teams; k++) {
     team_task_init(thr, &rt, enc, k, thread_limit);
     tomp_task_enter(thr, initial, enc, NULL, TOMP_ENTER_BARE);
-    if (ompt) {
+    if (observed) {
       tomp_ev_region_task_(ompt_scope_begin, &rt, k);
       tomp_ev_exit_frame(initial, __builtin_frame_address(0));
     }
     fn(data);
     if (initial->children) initial_task_drain(thr);
-    if (ompt) {
+    if (observed) {
       initial->frame.exit_frame.ptr = NULL;
       tomp_ev_region_task_(ompt_scope_end, &rt, k);
     }
     tomp_task_leave(thr, initial, enc, TOMP_ENTER_BARE);
   }
-  if (ompt) tomp_ev_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
+  if (observed) tomp_ev_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
 }
 
 /* ---- leagues whose team bodies the front-end runs -------------------------------------- */
@@ -192,23 +192,23 @@ void tomp_target_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
   initial_task_init(&rt, NULL, &tomp_g.icv, thread_limit);
 
   tomp_task_t *enc = thr->task;
-  bool ompt = tomp_listening();
+  bool observed = tomp_listening();
   tomp_ev_target_t r;
-  if (ompt) tomp_ev_target_(thr, kind, ompt_scope_begin, enc, &r);
+  if (observed) tomp_ev_target_(thr, kind, ompt_scope_begin, enc, &r);
   target_saved_t saved;
   target_enter(thr, &saved, initial);
-  if (ompt) {
+  if (observed) {
     tomp_ev_region_task_(ompt_scope_begin, &rt, 1);
     tomp_ev_exit_frame(initial, __builtin_frame_address(0));
   }
   fn(data);
   if (initial->children) initial_task_drain(thr);
-  if (ompt) {
+  if (observed) {
     initial->frame.exit_frame.ptr = NULL;
     tomp_ev_region_task_(ompt_scope_end, &rt, 1);
   }
   target_leave(thr, &saved);
-  if (ompt) tomp_ev_target_(thr, kind, ompt_scope_end, enc, &r);
+  if (observed) tomp_ev_target_(thr, kind, ompt_scope_end, enc, &r);
 }
 
 void tomp_target_point(tomp_thread_t *thr, int kind) {

@@ -309,7 +309,7 @@ bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) {
   return tomp_loop_next(tomp_thread(), lo, hi);
 }
 
-TOMP_TOOL_TWIN bool tomp_loop_next_tool(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) {
+TOMP_OBSERVED_TWIN bool tomp_loop_next_observed(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   return tomp_loop_next(thr, lo, hi);

@@ -649,10 +649,10 @@ void tomp_task_stat_add(void (*fn)(void *), uint64_t ns) {
 }
 
 /* Written once, compiled twice: run_task tests the tool key once and runs the copy with
- * `ompt` constant, so the copy without a tool keeps no flag alive across the task's body
+ * `observed` constant, so the copy without a tool keeps no flag alive across the task's body
  * (the key is read once either way, so a task's events stay paired). */
 static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *thr,
-                                                                tomp_xtask_t *x, const bool ompt) {
+                                                                tomp_xtask_t *x, const bool observed) {
   tomp_task_t *prev = thr->task;
   int saved_state = thr->state;
   uint64_t saved_id = thr->wait_id;
@@ -660,7 +660,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   tomp_task_enter(thr, &x->t, prev, __builtin_frame_address(0), TOMP_ENTER_SCHEDULED);
   /* slots read once too; a tool with neither callback pays no call */
   bool ev =
-      ompt && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
+      observed && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
   if (ev) run_task_ompt(thr, x, prev, skip, true);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) {
@@ -676,7 +676,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
     }
   }
   tomp_task_leave(thr, &x->t, prev, TOMP_ENTER_SCHEDULED);
-  if (ompt) {
+  if (observed) {
     if (ev) run_task_ompt(thr, x, prev, skip, false);
     if (x->detached) {
       ompt_detached_end(x, skip, prev);
@@ -689,13 +689,13 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   if (!x->detached || __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
 }
 
-static void __attribute__((noinline)) run_task_tool(tomp_thread_t *thr, tomp_xtask_t *x) {
+static void __attribute__((noinline)) run_task_observed(tomp_thread_t *thr, tomp_xtask_t *x) {
   run_task_body(thr, x, true);
 }
 
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
   if (tomp_listening()) {
-    run_task_tool(thr, x);
+    run_task_observed(thr, x);
     return;
   }
   run_task_body(thr, x, false);
@@ -787,7 +787,7 @@ static bool xtask_done(void *arg) {
   return __atomic_load_n(&((tomp_xtask_t *)arg)->state, __ATOMIC_SEQ_CST) == TOMP_XS_DONE;
 }
 
-void tomp_taskwait_notool(tomp_thread_t *thr) {
+void tomp_taskwait_quiet(tomp_thread_t *thr) {
   tomp_task_t *t = thr->task;
   if (tomp_load_acq(&t->children) == 0) return;
   tomp_task_wait_until(thr, NULL, children_done, t, ompt_state_wait_taskwait,
@@ -1108,10 +1108,10 @@ void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *d
 #define CLS_PLAIN TOMP_CLS_PLAIN
 
 /* Inlined twice: tool == false is the no-tool copy (GOMP_task's fast path after its one
- * TOMP_TOOL_PATH test), with every event site folded away. */
+ * TOMP_OBSERVED_PATH test), with every event site folded away. */
 static inline __attribute__((always_inline)) void
 undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, unsigned f,
-           const bool tool) {
+           const bool observed) {
   tomp_task_t *p = thr->task;
   bool included = p->in_final;
   task_ctx_t *c = thr->task_ctx;
@@ -1141,7 +1141,7 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   x->refs = 1;
   x->pending = 1;
   x->hold = 1;
-  if (tool) ompt_task_create(thr, p, x, false);
+  if (observed) ompt_task_create(thr, p, x, false);
 
   /* run_task and complete() for this case: nobody waits on the state of an undeferred task
    * without dependences or event, and it is nobody's predecessor */
@@ -1150,11 +1150,11 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   bool skip = tomp_unlikely(tomp_g.cancellation) && tomp_task_discarded(x);
   x->state = TOMP_XS_RUNNING;
   tomp_task_enter(thr, &x->t, p, __builtin_frame_address(0), TOMP_ENTER_INCLUDED);
-  if (tool) ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
+  if (observed) ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) fn(data);
   tomp_task_leave(thr, &x->t, p, TOMP_ENTER_INCLUDED);
-  if (tool) ompt_task_schedule(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, p);
+  if (observed) ompt_task_schedule(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, p);
   tomp_set_state(thr, saved_state, saved_id);
   tomp_store_rlx(&x->state, TOMP_XS_DONE);
 
@@ -1178,7 +1178,7 @@ void tomp_task_undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, si
   undeferred(thr, fn, data, arg_size, f, true);
 }
 
-void tomp_task_undeferred_notool(tomp_thread_t *thr, void (*fn)(void *), void *data,
+void tomp_task_undeferred_quiet(tomp_thread_t *thr, void (*fn)(void *), void *data,
                                  size_t arg_size, unsigned f) {
   undeferred(thr, fn, data, arg_size, f, false);
 }

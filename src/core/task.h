@@ -254,10 +254,10 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
                      void (*fill)(void *args, void *ctx), void *fill_ctx) TOMP_HIDDEN;
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 /* No-tool copies of tomp_task_undeferred and tomp_taskwait: no OMPT event site at all.  For
- * entry points that took their TOMP_TOOL_PATH test (no tool, no Collector session). */
-void tomp_task_undeferred_notool(tomp_thread_t *thr, void (*fn)(void *), void *data,
+ * entry points that took their TOMP_OBSERVED_PATH test (no tool, no Collector session). */
+void tomp_task_undeferred_quiet(tomp_thread_t *thr, void (*fn)(void *), void *data,
                                  size_t arg_size, unsigned flags) TOMP_HIDDEN;
-void tomp_taskwait_notool(tomp_thread_t *thr) TOMP_HIDDEN;
+void tomp_taskwait_quiet(tomp_thread_t *thr) TOMP_HIDDEN;
 
 /* ---- the tiny task ---------------------------------------------------------------------- */
 
@@ -336,7 +336,7 @@ void tomp_task_defer_or_short(tomp_thread_t *thr, void (*fn)(void *), void *data
 void tomp_task_tiny_release(tomp_task_ctx_t *c, tomp_xtask_t *x) TOMP_HIDDEN;
 
 /* The tiny task: the no-tool undeferred task once more, inline in the entry point, for a
- * caller that has checked what tomp_task_undeferred_notool's caller checks and also that
+ * caller that has checked what tomp_task_undeferred_quiet's caller checks and also that
  * cancellation is off (tomp_g.cancellation: the task cannot be discarded) and that flags
  * hold nothing beyond TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE.
  *
@@ -363,7 +363,7 @@ tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_si
   tomp_task_ctx_t *c = thr->task_ctx;
   tomp_xtask_t *x;
   if (tomp_unlikely(!c || (x = c->free[TOMP_CLS_PLAIN]) == NULL)) {
-    tomp_task_undeferred_notool(thr, fn, data, arg_size, f);
+    tomp_task_undeferred_quiet(thr, fn, data, arg_size, f);
     return;
   }
   /* nfree is left alone: the block goes back to this list below (or see the end) */

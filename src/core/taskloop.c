@@ -48,9 +48,9 @@ chunk_task(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t 
   tomp_task_submit(thr, t, NULL, 0);
 }
 
-/* Compiled twice (tomp_taskloop below): `ompt` is a constant in each copy. */
+/* Compiled twice (tomp_taskloop below): `observed` is a constant in each copy. */
 static inline __attribute__((always_inline)) void
-taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool ompt) {
+taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool observed) {
   if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
   /* OMPT: the construct runs "as if enclosed in a taskgroup" (OpenMP 5.2 taskloop), so the
    * taskgroup region encloses the taskloop's work region: taskgroup begin, work begin, the
@@ -59,7 +59,7 @@ taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool ompt) {
     tomp_taskgroup_begin(thr);
     if (tl->reduction) tomp_task_reduction_register(thr, tl->reduction);
   }
-  if (ompt) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_begin, tl->n);
+  if (observed) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_begin, tl->n);
 
   uint64_t base, extra, ntasks = chunking(tl, thr, &base, &extra);
   tomp_task_spec_t s = {0};
@@ -68,7 +68,7 @@ taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool ompt) {
   s.arg_align = tl->arg_align;
   s.flags = tl->flags;
   s.priority = tl->priority;
-  bool quick = !tl->no_short_path && !ompt && !tomp_g.cancellation;
+  bool quick = !tl->no_short_path && !observed && !tomp_g.cancellation;
   tomp_taskloop_chunk_t c = {.loop = tl};
   uint64_t done = 0;
   for (uint64_t i = 0; i < ntasks; i++) {
@@ -81,7 +81,7 @@ taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool ompt) {
     c.end = tl->start + done * tl->step;
     c.count = cnt;
     c.last = i + 1 == ntasks;
-    if (ompt) {
+    if (observed) {
       /* task_create reports it as a taskloop_chunk dispatch of the new task */
       thr->ev_chunk[0] = c.start;
       thr->ev_chunk[1] = cnt;
@@ -89,17 +89,17 @@ taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool ompt) {
     }
     chunk_task(thr, tl, &c, &s, quick);
   }
-  if (ompt) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_end, tl->n);
+  if (observed) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_end, tl->n);
   if (!tl->nogroup) tomp_taskgroup_end(thr);
 }
 
-static void __attribute__((noinline)) taskloop_tool(tomp_thread_t *thr, const tomp_taskloop_t *tl) {
+static void __attribute__((noinline)) taskloop_observed(tomp_thread_t *thr, const tomp_taskloop_t *tl) {
   taskloop_body(thr, tl, true);
 }
 
 void tomp_taskloop(tomp_thread_t *thr, const tomp_taskloop_t *tl) {
   if (tomp_listening())
-    taskloop_tool(thr, tl);
+    taskloop_observed(thr, tl);
   else
     taskloop_body(thr, tl, false);
 }

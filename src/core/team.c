@@ -20,16 +20,16 @@ static uint32_t *cg_counter(tomp_thread_t *thr) {
   return &t->cg_busy;
 }
 
-/* The const bool `ompt` of the *_impl functions below is always a constant: each is
+/* The const bool `observed` of the *_impl functions below is always a constant: each is
  * instantiated once with a tool attached and once without, so the no-tool copies carry no
  * event-site test at all (the one test is the caller's choice of copy). */
 static inline __attribute__((always_inline)) unsigned team_size_impl(tomp_thread_t *thr,
                                                                      unsigned requested,
                                                                      bool if_clause,
-                                                                     const bool ompt) {
+                                                                     const bool observed) {
   tomp_team_t *cur = thr->team;
   tomp_icv_t *icv = &thr->task->icv;
-  if (ompt) thr->ev_requested = requested ? requested : icv->nthreads;
+  if (observed) thr->ev_requested = requested ? requested : icv->nthreads;
   if (!if_clause) return 1;
   unsigned active = cur ? cur->active_level : 0;
   if (active >= icv->max_active_levels) return 1;
@@ -221,7 +221,7 @@ static inline __attribute__((always_inline)) void fork_master_enter(tomp_thread_
 static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), void *data,
                                                             unsigned n, unsigned bind,
                                                             void (*prep)(tomp_team_t *, void *),
-                                                            void *prep_arg, const bool ompt) {
+                                                            void *prep_arg, const bool observed) {
   tomp_thread_t *thr = tomp_thread();
   tomp_team_t *parent = thr->team;
   tomp_task_t *ptask = thr->task;
@@ -238,7 +238,7 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
     team_set_fields(team, thr, parent, level, n, cg, false);
   tomp_team_tasks_init(team);
   fork_implicit_tasks(team, ptask, n, bind);
-  if (ompt) tomp_ev_fork(thr, team, ptask);
+  if (observed) tomp_ev_fork(thr, team, ptask);
   tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
   tomp_affinity_team(thr, team, bind);
@@ -247,7 +247,7 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
 
   fork_master_enter(thr, team);
   tomp_bind_thread(thr, team, bind);
-  if (ompt) {
+  if (observed) {
     tomp_ev_implicit_task(thr, ompt_scope_begin);
     /* A front-end that calls fn itself does so from its entry point, whose frame is the
      * encountering task's enter_frame; tomp_parallel overrides this with its own frame. */
@@ -255,54 +255,54 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   }
 }
 
-static inline __attribute__((always_inline)) void join_impl(const bool ompt) {
+static inline __attribute__((always_inline)) void join_impl(const bool observed) {
   tomp_thread_t *thr = tomp_self;
   tomp_team_t *team = thr->team;
-  if (ompt) thr->task->frame.exit_frame.ptr = NULL;
-  if (ompt)
+  if (observed) thr->task->frame.exit_frame.ptr = NULL;
+  if (observed)
     tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_parallel, false);
   else
-    tomp_barrier_wait_notool(thr, ompt_state_wait_barrier_implicit_parallel, false);
-  if (ompt) tomp_ev_implicit_task(thr, ompt_scope_end);
+    tomp_barrier_wait_quiet(thr, ompt_state_wait_barrier_implicit_parallel, false);
+  if (observed) tomp_ev_implicit_task(thr, ompt_scope_end);
   tomp_team_tasks_fini(team);
   if (team->nthreads > 1) __atomic_sub_fetch(team->cg_busy, team->nthreads - 1, __ATOMIC_RELAXED);
   thr->team = team->parent;
   thr->tid = team->parent_tid;
   tomp_thread_pos_leave(thr, &team->saved);
-  if (ompt) tomp_ev_join(thr, team, thr->task);
+  if (observed) tomp_ev_join(thr, team, thr->task);
   if (team->depth == ~0u) tomp_team_free(team);
 }
 
-/* Out of line, so that tomp_parallel_notool keeps the shape tomp_parallel had (fork and join
+/* Out of line, so that tomp_parallel_quiet keeps the shape tomp_parallel had (fork and join
  * as calls): inlining both into one function made 2-thread fork/join 8-11% slower. */
-static __attribute__((noinline)) void fork_tool(void (*fn)(void *), void *data, unsigned n,
+static __attribute__((noinline)) void fork_observed(void (*fn)(void *), void *data, unsigned n,
                                                 unsigned bind,
                                                 void (*prep)(tomp_team_t *, void *),
                                                 void *prep_arg) {
   fork_impl(fn, data, n, bind, prep, prep_arg, true);
 }
-static __attribute__((noinline)) void fork_notool(void (*fn)(void *), void *data, unsigned n,
+static __attribute__((noinline)) void fork_quiet(void (*fn)(void *), void *data, unsigned n,
                                                   unsigned bind,
                                                   void (*prep)(tomp_team_t *, void *),
                                                   void *prep_arg) {
   fork_impl(fn, data, n, bind, prep, prep_arg, false);
 }
-static __attribute__((noinline)) void join_tool(void) { join_impl(true); }
-static __attribute__((noinline)) void join_notool(void) { join_impl(false); }
+static __attribute__((noinline)) void join_observed(void) { join_impl(true); }
+static __attribute__((noinline)) void join_quiet(void) { join_impl(false); }
 
 void tomp_fork(void (*fn)(void *), void *data, unsigned n, unsigned bind,
                void (*prep)(tomp_team_t *, void *), void *prep_arg) {
   if (tomp_listening())
-    fork_tool(fn, data, n, bind, prep, prep_arg);
+    fork_observed(fn, data, n, bind, prep, prep_arg);
   else
-    fork_notool(fn, data, n, bind, prep, prep_arg);
+    fork_quiet(fn, data, n, bind, prep, prep_arg);
 }
 
 void tomp_join(void) {
   if (tomp_listening())
-    join_tool();
+    join_observed();
   else
-    join_notool();
+    join_quiet();
 }
 
 void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned bind) {
@@ -312,10 +312,10 @@ void tomp_parallel(void (*fn)(void *), void *data, unsigned nthreads, unsigned b
   tomp_join();
 }
 
-void tomp_parallel_notool(void (*fn)(void *), void *data, unsigned requested, unsigned bind) {
-  fork_notool(fn, data, team_size_impl(tomp_thread(), requested, true, false), bind, NULL, NULL);
+void tomp_parallel_quiet(void (*fn)(void *), void *data, unsigned requested, unsigned bind) {
+  fork_quiet(fn, data, team_size_impl(tomp_thread(), requested, true, false), bind, NULL, NULL);
   fn(data);
-  join_notool();
+  join_quiet();
 }
 
 /* ---- the team at a nesting level (omp_get_ancestor_thread_num, omp_get_team_size, the

@@ -126,10 +126,10 @@ tomp_thread_t *tomp_thread_init_foreign(void) {
   return make_initial();
 }
 
-/* A worker's part of one region.  ompt is a constant (two copies: with a tool attached and
+/* A worker's part of one region.  observed is a constant (two copies: with a tool attached and
  * without), so a run without a tool tests once per region, not at every event site. */
 static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, tomp_team_t *team,
-                                                             const bool ompt) {
+                                                             const bool observed) {
   tomp_store_rlx(&t->team_busy, 1); /* published by our arrival at the closing barrier */
   t->team = team;
   t->tid = t->next_tid;
@@ -138,22 +138,22 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
   t->single_count = 0;
   t->ws_cur = NULL;
   tomp_set_state(t, ompt_state_work_parallel, 0);
-  if (ompt) tomp_ev_idle(t, false);
+  if (observed) tomp_ev_idle(t, false);
   tomp_bind_thread(t, team, 0);
-  if (ompt) tomp_ev_implicit_task(t, ompt_scope_begin);
-  if (ompt) tomp_ev_exit_frame(t->task, __builtin_frame_address(0));
+  if (observed) tomp_ev_implicit_task(t, ompt_scope_begin);
+  if (observed) tomp_ev_exit_frame(t->task, __builtin_frame_address(0));
   t->fn(t->fn_data);
-  if (ompt) {
+  if (observed) {
     t->task->frame.exit_frame.ptr = NULL;
     tomp_barrier_wait(t, ompt_state_wait_barrier_implicit_parallel, false);
   } else {
     tomp_barrier_wait_worker_end(t); /* clears team_busy */
   }
-  if (ompt) tomp_ev_implicit_task(t, ompt_scope_end);
+  if (observed) tomp_ev_implicit_task(t, ompt_scope_end);
   t->team = NULL;
   t->task = NULL;
   tomp_set_state(t, ompt_state_idle, 0);
-  if (ompt) {
+  if (observed) {
     tomp_ev_idle(t, true);
     tomp_store_rel(&t->team_busy, 0);
   }

@@ -297,7 +297,7 @@ void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t 
 /* ---- single --------------------------------------------------------------------------- */
 
 /* OMPT: work single begin (executor or other); a plain single's executor end is deferred
- * (no call marks it: see src/ompt/events.c), a copyprivate one's comes at copy_end. */
+ * (no call marks it: see src/core/event.c), a copyprivate one's comes at copy_end. */
 static inline void ompt_single_begin(tomp_thread_t *thr, bool executor, bool deferred_end) {
   /* no `work` callback and no Collector session: nothing to report, no end to defer */
   if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_WORK))
@@ -305,10 +305,10 @@ static inline void ompt_single_begin(tomp_thread_t *thr, bool executor, bool def
 }
 
 static inline __attribute__((always_inline)) bool single_start(tomp_thread_t *thr,
-                                                               const bool ompt) {
+                                                               const bool observed) {
   tomp_team_t *team = thr->team;
   if (!team || team->nthreads == 1) {
-    if (ompt) ompt_single_begin(thr, true, true);
+    if (observed) ompt_single_begin(thr, true, true);
     return true;
   }
   if (tomp_unlikely(tomp_g.cancellation)) {
@@ -322,7 +322,7 @@ static inline __attribute__((always_inline)) bool single_start(tomp_thread_t *th
       if (d->heap) first = false; /* cancelled region: nobody needs the body */
     }
     tomp_ws_leave(thr);
-    if (ompt) ompt_single_begin(thr, first, true);
+    if (observed) ompt_single_begin(thr, first, true);
     return first;
   }
   /* No descriptor: the k-th plain single of the team (each thread counts its own) is won
@@ -334,7 +334,7 @@ static inline __attribute__((always_inline)) bool single_start(tomp_thread_t *th
   bool first = __atomic_load_n(&team->single_count, __ATOMIC_RELAXED) == k &&
                __atomic_compare_exchange_n(&team->single_count, &k, k + 1, false,
                                            __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
-  if (ompt) ompt_single_begin(thr, first, true);
+  if (observed) ompt_single_begin(thr, first, true);
   return first;
 }
 
@@ -343,7 +343,7 @@ bool tomp_single_start(tomp_thread_t *thr) {
   return single_start(thr, false);
 }
 
-bool tomp_single_start_notool(tomp_thread_t *thr) { return single_start(thr, false); }
+bool tomp_single_start_quiet(tomp_thread_t *thr) { return single_start(thr, false); }
 
 void *tomp_single_copy_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;

@@ -166,9 +166,9 @@ uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end
 bool tomp_loop_start(tomp_thread_t *thr, const tomp_loop_args_t *a, uint64_t *lo,
                      uint64_t *hi) TOMP_HIDDEN;
 bool tomp_loop_next(tomp_thread_t *thr, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
-/* A front-end's loop-next entry point with a tool attached (its TOMP_TOOL_PATH twin; GCC's:
+/* A front-end's loop-next entry point with a tool attached (its TOMP_OBSERVED_PATH twin; GCC's:
  * TOMP_LOOP_NEXT_ENTRY, src/gomp/loop.h). */
-bool tomp_loop_next_tool(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
+bool tomp_loop_next_observed(const void *ra, void *fp, uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
 /* tomp_loop_next for the calling thread (a foreign thread included). */
 bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
 
@@ -229,7 +229,7 @@ unsigned tomp_doacross_ndim(tomp_thread_t *thr) TOMP_HIDDEN;
 /* ---- single (ws.c) -------------------------------------------------------------------- */
 
 bool tomp_single_start(tomp_thread_t *thr) TOMP_HIDDEN;
-bool tomp_single_start_notool(tomp_thread_t *thr) TOMP_HIDDEN; /* no tool attached */
+bool tomp_single_start_quiet(tomp_thread_t *thr) TOMP_HIDDEN; /* no tool attached */
 /* copyprivate: NULL for the executor; the others get the executor's pointer. */
 void *tomp_single_copy_start(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_single_copy_end(tomp_thread_t *thr, void *data) TOMP_HIDDEN;

@@ -13,8 +13,8 @@ static uint32_t atomic_word __attribute__((aligned(TOMP_CACHELINE)));
 
 _Static_assert(sizeof(void *) >= sizeof(uint32_t), "a lock word fits in the name's slot");
 
-/* With a tool: the entry point's twin (TOMP_TOOL_PATH) with the guard and the events. */
-static TOMP_TOOL_TWIN void enter_tool(const void *ra, void *fp, uint32_t *w, int kind, int state) {
+/* With a tool: the entry point's twin (TOMP_OBSERVED_PATH) with the guard and the events. */
+static TOMP_OBSERVED_TWIN void enter_observed(const void *ra, void *fp, uint32_t *w, int kind, int state) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   tomp_ev_mutex_acquire(thr, kind, 0, w);
@@ -22,7 +22,7 @@ static TOMP_TOOL_TWIN void enter_tool(const void *ra, void *fp, uint32_t *w, int
   tomp_ev_mutex_acquired(thr, kind, w);
 }
 
-static TOMP_TOOL_TWIN void leave_tool(const void *ra, void *fp, uint32_t *w, int kind) {
+static TOMP_OBSERVED_TWIN void leave_observed(const void *ra, void *fp, uint32_t *w, int kind) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   tomp_lockword_release(w);
@@ -33,12 +33,12 @@ static TOMP_TOOL_TWIN void leave_tool(const void *ra, void *fp, uint32_t *w, int
  * lock's slow path). */
 #define ENTER(w, kind, state)                                                                      \
   do {                                                                                             \
-    TOMP_TOOL_PATH(enter_tool, w, kind, state);                                                    \
+    TOMP_OBSERVED_PATH(enter_observed, w, kind, state);                                                    \
     tomp_lockword_acquire(w, state);                                                               \
   } while (0)
 #define LEAVE(w, kind)                                                                             \
   do {                                                                                             \
-    TOMP_TOOL_PATH(leave_tool, w, kind);                                                           \
+    TOMP_OBSERVED_PATH(leave_observed, w, kind);                                                           \
     tomp_lockword_release(w);                                                                      \
   } while (0)
 

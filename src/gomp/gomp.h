@@ -269,7 +269,7 @@ void *GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator);
 void GOMP_free(void *ptr, uintptr_t allocator);
 
 /* loop.c: the tool twin of the loop end entry points (loop_ull.c shares it; the per-chunk
- * ones have tomp_loop_next_tool, src/core/ws.h) */
-bool tomp_gomp_loop_end_tool(const void *ra, void *fp, int how) TOMP_HIDDEN;
+ * ones have tomp_loop_next_observed, src/core/ws.h) */
+bool tomp_gomp_loop_end_observed(const void *ra, void *fp, int how) TOMP_HIDDEN;
 
 #endif

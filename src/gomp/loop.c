@@ -178,10 +178,10 @@ TOMP_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long *counts, long s
                         mem);
 }
 
-/* GOMP_loop_end* are split (TOMP_TOOL_PATH_THR): with a tool attached, or on a thread
+/* GOMP_loop_end* are split (TOMP_OBSERVED_PATH_THR): with a tool attached, or on a thread
  * tomp has not seen, this twin opens the entry guard.  The per-chunk entry points use
  * TOMP_LOOP_NEXT_ENTRY (loop.h); the ull ones share both. */
-TOMP_TOOL_TWIN bool tomp_gomp_loop_end_tool(const void *ra, void *fp, int how) {
+TOMP_OBSERVED_TWIN bool tomp_gomp_loop_end_observed(const void *ra, void *fp, int how) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   return tomp_loop_end(thr, how);
@@ -236,17 +236,17 @@ TOMP_EXPORT bool GOMP_loop_ordered_runtime_next(long *istart, long *iend) {
 }
 
 TOMP_EXPORT void GOMP_loop_end(void) {
-  TOMP_TOOL_PATH_THR(thr, (void)tomp_gomp_loop_end_tool, TOMP_END_BARRIER);
+  TOMP_OBSERVED_PATH_THR(thr, (void)tomp_gomp_loop_end_observed, TOMP_END_BARRIER);
   tomp_loop_end(thr, TOMP_END_BARRIER);
 }
 
 TOMP_EXPORT void GOMP_loop_end_nowait(void) {
-  TOMP_TOOL_PATH_THR(thr, (void)tomp_gomp_loop_end_tool, TOMP_END_NOWAIT);
+  TOMP_OBSERVED_PATH_THR(thr, (void)tomp_gomp_loop_end_observed, TOMP_END_NOWAIT);
   tomp_loop_end(thr, TOMP_END_NOWAIT);
 }
 
 TOMP_EXPORT bool GOMP_loop_end_cancel(void) {
-  TOMP_TOOL_PATH_THR(thr, tomp_gomp_loop_end_tool, TOMP_END_CANCEL);
+  TOMP_OBSERVED_PATH_THR(thr, tomp_gomp_loop_end_observed, TOMP_END_CANCEL);
   return tomp_loop_end(thr, TOMP_END_CANCEL);
 }
 

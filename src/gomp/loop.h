@@ -8,7 +8,7 @@
 /* The body of every GOMP_loop_*_next entry point (lo, hi: its two pointer arguments). */
 #define TOMP_LOOP_NEXT_ENTRY(lo, hi)                                                               \
   do {                                                                                             \
-    TOMP_TOOL_PATH(tomp_loop_next_tool, (uint64_t *)(lo), (uint64_t *)(hi));                       \
+    TOMP_OBSERVED_PATH(tomp_loop_next_observed, (uint64_t *)(lo), (uint64_t *)(hi));                       \
     return tomp_loop_next_quick((uint64_t *)(lo), (uint64_t *)(hi));                               \
   } while (0)
 

@@ -4,19 +4,19 @@
 #include "gomp.h"
 #include "ws.h"
 
-/* With a tool attached (TOMP_TOOL_PATH): the entry guard and the ordered mutex events. */
-static TOMP_TOOL_TWIN void ordered_start_tool(const void *ra, void *fp) {
+/* With a tool attached (TOMP_OBSERVED_PATH): the entry guard and the ordered mutex events. */
+static TOMP_OBSERVED_TWIN void ordered_start_observed(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   tomp_ordered_start(thr);
 }
 
 TOMP_EXPORT void GOMP_ordered_start(void) {
-  TOMP_TOOL_PATH_THR(thr, ordered_start_tool);
+  TOMP_OBSERVED_PATH_THR(thr, ordered_start_observed);
   if (thr->team && thr->team->nthreads > 1) tomp_ordered_start(thr); /* alone: always our turn */
 }
 
-static TOMP_TOOL_TWIN void ordered_end_tool(const void *ra, void *fp) {
+static TOMP_OBSERVED_TWIN void ordered_end_observed(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   tomp_ordered_end(thr);
@@ -24,7 +24,7 @@ static TOMP_TOOL_TWIN void ordered_end_tool(const void *ra, void *fp) {
 
 /* Without a tool there is nothing to do: the turn passes when the thread takes its next
  * chunk or leaves the loop. */
-TOMP_EXPORT void GOMP_ordered_end(void) { TOMP_TOOL_PATH(ordered_end_tool); }
+TOMP_EXPORT void GOMP_ordered_end(void) { TOMP_OBSERVED_PATH(ordered_end_observed); }
 
 /* The iteration vectors are logical (0-based) iteration numbers, one per dimension; the
  * compiler has already dropped sinks outside the iteration space. */

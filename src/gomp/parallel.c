@@ -4,7 +4,7 @@
 
 #define GOMP_BIND_MASK 7u
 
-static TOMP_TOOL_TWIN void parallel_tool(const void *ra, void *fp, void (*fn)(void *),
+static TOMP_OBSERVED_TWIN void parallel_observed(const void *ra, void *fp, void (*fn)(void *),
                                           void *data, unsigned num_threads, unsigned flags) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
@@ -14,8 +14,8 @@ static TOMP_TOOL_TWIN void parallel_tool(const void *ra, void *fp, void (*fn)(vo
 
 TOMP_EXPORT void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads,
                                unsigned flags) {
-  TOMP_TOOL_PATH(parallel_tool, fn, data, num_threads, flags);
-  tomp_parallel_notool(fn, data, num_threads, flags & GOMP_BIND_MASK);
+  TOMP_OBSERVED_PATH(parallel_observed, fn, data, num_threads, flags);
+  tomp_parallel_quiet(fn, data, num_threads, flags & GOMP_BIND_MASK);
 }
 
 /* GCC before 4.9: the caller runs fn itself between start and end. */
@@ -33,8 +33,8 @@ TOMP_EXPORT void GOMP_parallel_end(void) {
   tomp_join();
 }
 
-/* With a tool attached (TOMP_TOOL_PATH): the entry guard, and a team-less barrier's events. */
-static TOMP_TOOL_TWIN void barrier_tool(const void *ra, void *fp) {
+/* With a tool attached (TOMP_OBSERVED_PATH): the entry guard, and a team-less barrier's events. */
+static TOMP_OBSERVED_TWIN void barrier_observed(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   if (!thr->team) {
@@ -45,8 +45,8 @@ static TOMP_TOOL_TWIN void barrier_tool(const void *ra, void *fp) {
 }
 
 TOMP_EXPORT void GOMP_barrier(void) {
-  TOMP_TOOL_PATH_THR(thr, barrier_tool);
-  if (thr->team) tomp_barrier_wait_notool(thr, ompt_state_wait_barrier_explicit, false);
+  TOMP_OBSERVED_PATH_THR(thr, barrier_observed);
+  if (thr->team) tomp_barrier_wait_quiet(thr, ompt_state_wait_barrier_explicit, false);
 }
 
 /* A barrier in a region that may be cancelled: true if the region is (or becomes)

@@ -2,15 +2,15 @@
 #include "gomp.h"
 #include "ws.h"
 
-static TOMP_TOOL_TWIN bool single_start_tool(const void *ra, void *fp) {
+static TOMP_OBSERVED_TWIN bool single_start_observed(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   return tomp_single_start(thr);
 }
 
 TOMP_EXPORT bool GOMP_single_start(void) {
-  TOMP_TOOL_PATH_THR(thr, single_start_tool);
-  return tomp_single_start_notool(thr);
+  TOMP_OBSERVED_PATH_THR(thr, single_start_observed);
+  return tomp_single_start_quiet(thr);
 }
 
 TOMP_EXPORT void *GOMP_single_copy_start(void) {

@@ -111,13 +111,13 @@ static void create(tomp_thread_t *thr, void (*fn)(void *), void *data,
   if (d && d != buf) free(d);
 }
 
-/* GOMP_task comes in two copies, the locks' TOMP_TOOL_PATH split: with a tool attached the
- * entry guard opens and the events are emitted (task_tool); without one a task run at once
- * goes through a no-tool copy of the undeferred path (the tiny task, else task_notool). */
+/* GOMP_task comes in two copies, the locks' TOMP_OBSERVED_PATH split: with a tool attached the
+ * entry guard opens and the events are emitted (task_observed); without one a task run at once
+ * goes through a no-tool copy of the undeferred path (the tiny task, else task_quiet). */
 static inline __attribute__((always_inline)) void
 task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(void *, void *),
            long arg_size, long arg_align, bool if_clause, unsigned flags, void **depend,
-           int priority, void *detach, const bool tool) {
+           int priority, void *detach, const bool observed) {
   /* no new tasks once the region or the taskgroup is cancelled */
   if (tomp_unlikely(tomp_g.cancellation) && tomp_cancel_point(thr, TOMP_CK_TASKGROUP)) return;
   unsigned tf = (if_clause ? 0 : TOMP_TF_UNDEFERRED) |
@@ -125,20 +125,20 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
                 ((flags & GOMP_TASK_FLAG_FINAL) ? TOMP_TF_FINAL : 0) |
                 ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
   if (!cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && tomp_task_runs_at_once(thr, tf) &&
-      (!(flags & GOMP_TASK_FLAG_DEPEND) || (!(tool && (TOMP_EV_WANTED(TOMP_EV_DEPENDENCES) ||
+      (!(flags & GOMP_TASK_FLAG_DEPEND) || (!(observed && (TOMP_EV_WANTED(TOMP_EV_DEPENDENCES) ||
                                                        TOMP_EV_WANTED(TOMP_EV_TASK_DEPENDENCE))) &&
                                             tomp_task_deps_met(thr)))) {
     size_t sz = arg_size > 0 ? (size_t)arg_size : 0;
-    if (tool)
+    if (observed)
       tomp_task_undeferred(thr, fn, data, sz, tf);
     else
-      tomp_task_undeferred_notool(thr, fn, data, sz, tf);
+      tomp_task_undeferred_quiet(thr, fn, data, sz, tf);
     return;
   }
   create(thr, fn, data, cpyfn, arg_size, arg_align, tf, flags, depend, priority, detach);
 }
 
-static TOMP_TOOL_TWIN void task_tool(const void *ra, void *fp, void (*fn)(void *), void *data,
+static TOMP_OBSERVED_TWIN void task_observed(const void *ra, void *fp, void (*fn)(void *), void *data,
                                      void (*cpyfn)(void *, void *), long arg_size,
                                      long arg_align, bool if_clause, unsigned flags,
                                      void **depend, int priority, void *detach) {
@@ -151,7 +151,7 @@ static TOMP_TOOL_TWIN void task_tool(const void *ra, void *fp, void (*fn)(void *
 /* The general no-tool path, out of line: its frame (the dependence buffer, the spec) is
  * not built for the tiny task. */
 static __attribute__((noinline)) void
-task_notool(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
+task_quiet(void (*fn)(void *), void *data, void (*cpyfn)(void *, void *), long arg_size,
             long arg_align, bool if_clause, unsigned flags, void **depend, int priority,
             void *detach) {
   tomp_thread_t *thr = tomp_thread();
@@ -184,20 +184,20 @@ TOMP_EXPORT void GOMP_task(void (*fn)(void *), void *data, void (*cpyfn)(void *,
                              (flags & GOMP_TASK_FLAG_PRIORITY) ? task_priority(priority) : 0);
     return;
   }
-  TOMP_TOOL_PATH(task_tool, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
+  TOMP_OBSERVED_PATH(task_observed, fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend,
                  priority, detach);
-  task_notool(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+  task_quiet(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
 }
 
-static TOMP_TOOL_TWIN void taskwait_tool(const void *ra, void *fp) {
+static TOMP_OBSERVED_TWIN void taskwait_observed(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   tomp_taskwait(thr);
 }
 
 TOMP_EXPORT void GOMP_taskwait(void) {
-  TOMP_TOOL_PATH_THR(thr, taskwait_tool);
-  tomp_taskwait_notool(thr);
+  TOMP_OBSERVED_PATH_THR(thr, taskwait_observed);
+  tomp_taskwait_quiet(thr);
 }
 
 TOMP_EXPORT void GOMP_taskwait_depend(void **depend) {

@@ -1,0 +1,63 @@
+/* The task descriptor every layer sees: tomp_task_t, implicit or explicit, with its ICVs,
+ * its OMPT frame record and tool data (kept for the task's whole life, so observers never
+ * invent state after the fact), and the initial tasks of leagues and target regions.  The
+ * tasking machinery behind explicit tasks is task.h's.  Included through internal.h. */
+#ifndef TOMP_TASKDESC_H
+#define TOMP_TASKDESC_H
+
+/* Declared here, defined in team.h and thread.h (a repeated typedef is C11) */
+typedef struct tomp_team tomp_team_t;
+typedef struct tomp_thread tomp_thread_t;
+struct tomp_taskgroup;
+
+typedef enum {
+  TOMP_TASK_INITIAL = 1,
+  TOMP_TASK_IMPLICIT = 2,
+  TOMP_TASK_EXPLICIT = 4,
+  TOMP_TASK_TARGET = 8,
+  TOMP_TASK_UNDEFERRED = 0x08000000,
+  TOMP_TASK_UNTIED = 0x10000000,
+  TOMP_TASK_FINAL = 0x20000000,
+  TOMP_TASK_MERGEABLE = 0x40000000,
+  TOMP_TASK_MERGED = 0x80000000u
+} tomp_task_flags_t;
+
+typedef struct tomp_task {
+  struct tomp_task *parent;
+  struct tomp_team *team;        /* team the task is bound to */
+  tomp_icv_t icv;
+  unsigned flags;                /* tomp_task_flags_t; also the OMPT task type bits */
+  unsigned thread_num;           /* implicit tasks: the thread's number in the team */
+  /* OMPT: frame record and tool data live for the task's whole life */
+  ompt_frame_t frame;
+  ompt_data_t task_data;
+  /* OMPT, explicit tasks while they run: the task the executing thread suspended to run this
+   * one.  ompt_get_task_info's ancestors are the tasks with frames on the current thread's
+   * stack, so above a task that another thread created (stolen, or run in a barrier or a
+   * taskwait) comes the suspended task, not the generating one. */
+  struct tomp_task *sched_parent;
+  /* Explicit-task machinery (task.c); zero for implicit tasks until they create children */
+  void (*fn)(void *);
+  void *data;
+  uint32_t children;             /* incomplete child tasks (taskwait) */
+  uint32_t taskwait_word;        /* futex word bumped when children drops to 0 */
+  struct tomp_taskgroup *taskgroup; /* innermost taskgroup the task is in */
+  void *ext;                     /* task.c private: dependences, queue links, etc. */
+  int priority;
+  int in_final;                  /* final-task-var / included in a final task */
+  /* thread-limit-var counts per contention group (team.c) */
+  uint32_t cg_busy;              /* initial tasks: workers their contention group has in teams */
+} tomp_task_t;
+
+
+/* An initial task that is not an initial thread's own (a host teams region's
+ * teams, a host target region): it carries the implicit parallel region (league) it binds
+ * to, for ompt_get_parallel_info / get_task_info.  The flag bit is not an OMPT task flag. */
+#define TOMP_TASK_OWN_REGION 0x00100000u
+typedef struct tomp_region_task {
+  tomp_task_t task; /* first */
+  ompt_data_t parallel_data;
+  unsigned size;    /* league size (1 for a target region) */
+} tomp_region_task_t;
+
+#endif
