@@ -1107,7 +1107,7 @@ void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *d
 
 #define CLS_PLAIN TOMP_CLS_PLAIN
 
-/* Inlined twice: tool == false is the no-tool copy (GOMP_task's fast path after its one
+/* Inlined twice: observed == false is the no-listener copy (GOMP_task's fast path after its one
  * TOMP_OBSERVED_PATH test), with every event site folded away. */
 static inline __attribute__((always_inline)) void
 undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, unsigned f,

@@ -31,16 +31,36 @@ static inline uint64_t chunking(const tomp_taskloop_t *tl, tomp_thread_t *thr, u
   return ntasks;
 }
 
-/* One chunk's task: tomp_task_defer's short path when it may (no tool, no cancellation, a
- * task that does not run at once), else the general allocate and submit. */
+/* A chunk run at once without a tool (a team of one, if(0), a final task, a long queue):
+ * its argument area is on this stack for the task's whole life, so no block is allocated
+ * and no submit decides what is already decided. */
+#define AT_ONCE_ARGS 1024
+#define AT_ONCE_ALIGN 64
+static void __attribute__((noinline))
+chunk_at_once(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t *c,
+              const tomp_task_spec_t *s) {
+  char buf[AT_ONCE_ARGS] __attribute__((aligned(AT_ONCE_ALIGN)));
+  tl->fill(buf, c);
+  tomp_task_undeferred_quiet(thr, s->fn, buf, s->arg_size, s->flags);
+}
+
+/* One chunk's task: without a tool or cancellation, tomp_task_defer's short path for a task
+ * that does not run at once and chunk_at_once for a small one that does; else the general
+ * allocate and submit. */
 static inline __attribute__((always_inline)) void
 chunk_task(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t *c,
            const tomp_task_spec_t *s, bool quick) {
-  if (quick && !tomp_task_runs_at_once(thr, s->flags)) {
-    tomp_task_defer(thr, s->fn, NULL, s->arg_size, s->arg_align,
-                    s->flags & (TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE), s->priority,
-                    tl->fill, c);
-    return;
+  if (quick) {
+    if (!tomp_task_runs_at_once(thr, s->flags)) {
+      tomp_task_defer(thr, s->fn, NULL, s->arg_size, s->arg_align,
+                      s->flags & (TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE), s->priority,
+                      tl->fill, c);
+      return;
+    }
+    if (s->arg_size <= AT_ONCE_ARGS && s->arg_align <= AT_ONCE_ALIGN) {
+      chunk_at_once(thr, tl, c, s);
+      return;
+    }
   }
   void *args;
   tomp_task_t *t = tomp_task_alloc(thr, s, &args);
@@ -93,7 +113,8 @@ taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool observed
   if (!tl->nogroup) tomp_taskgroup_end(thr);
 }
 
-static void __attribute__((noinline)) taskloop_observed(tomp_thread_t *thr, const tomp_taskloop_t *tl) {
+static void __attribute__((noinline))
+taskloop_observed(tomp_thread_t *thr, const tomp_taskloop_t *tl) {
   taskloop_body(thr, tl, true);
 }
 
