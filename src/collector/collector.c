@@ -54,11 +54,9 @@ static void fork_child(void) {
   tomp_store_rlx(&session_lock.v, 0); /* free, and no waiter: the parent's are not here */
 }
 
-static const tomp_observer_t collector_observer;
 static void want_events(bool on);
 
-__attribute__((constructor(101))) static void collector_ctor(void) {
-  tomp_observer_attach(TOMP_OBS_SLOT_COLLECTOR, &collector_observer);
+__attribute__((constructor)) static void collector_ctor(void) {
   pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
@@ -425,6 +423,8 @@ static const tomp_observer_t collector_observer = {
     .work = work,
     .mutex = mutex,
 };
+
+TOMP_OBSERVER(TOMP_OBS_SLOT_COLLECTOR, collector_observer);
 
 /* The events a session needs from the event layer (its interest in each). */
 static void want_events(bool on) {

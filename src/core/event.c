@@ -20,13 +20,23 @@ int tomp_listeners;
 uint8_t tomp_ev_want[TOMP_EV_NEVENTS];
 static const tomp_observer_t *observers[TOMP_OBS_NSLOTS];
 
-void tomp_observer_attach(int slot, const tomp_observer_t *obs) {
-  if (slot < 0 || slot >= TOMP_OBS_NSLOTS || observers[slot])
-    tomp_fatal("observer %s: slot %d is taken or out of range", obs->name, slot);
-  observers[slot] = obs;
+/* The observers' registrations (TOMP_OBSERVER), collected by the linker.  Weak: a build with
+ * no observer has no such section. */
+extern const tomp_observer_reg_t __start_tomp_observers[] TOMP_HIDDEN __attribute__((weak));
+extern const tomp_observer_reg_t __stop_tomp_observers[] TOMP_HIDDEN __attribute__((weak));
+
+/* observers[] from the section; idempotent (the section never changes). */
+static void collect(void) {
+  for (const tomp_observer_reg_t *r = __start_tomp_observers; r < __stop_tomp_observers; r++) {
+    if (r->slot < 0 || r->slot >= TOMP_OBS_NSLOTS ||
+        (observers[r->slot] && observers[r->slot] != r->obs))
+      tomp_fatal("observer %s: slot %d is taken or out of range", r->obs->name, r->slot);
+    observers[r->slot] = r->obs;
+  }
 }
 
 void tomp_observers_start(void) {
+  collect();
   for (int i = 0; i < TOMP_OBS_NSLOTS; i++)
     if (observers[i] && observers[i]->start) observers[i]->start();
 }
@@ -35,6 +45,7 @@ bool tomp_listen(int obs_bit) {
   __atomic_or_fetch(&tomp_listeners, obs_bit, __ATOMIC_RELEASE);
   if (tomp_tool_keys_sync()) return true;
   __atomic_and_fetch(&tomp_listeners, ~obs_bit, __ATOMIC_SEQ_CST);
+  tomp_tool_keys_sync(); /* the hooks follow the word again */
   return false;
 }
 
@@ -50,15 +61,40 @@ void tomp_ev_set_wanted(int obs_bit, tomp_event_t ev, bool on) {
     __atomic_and_fetch(&tomp_ev_want[ev], (uint8_t)~obs_bit, __ATOMIC_RELAXED);
 }
 
-/* Every attached observer that listens now and has the hook. */
-#define EACH_OBSERVER(hook, ...)                                                                   \
-  do {                                                                                             \
+/* The hooks events go to now (tomp_observers_sync); written under the keys' lock, read with
+ * one relaxed load per event.  A reader may call an observer that has just stopped listening:
+ * each observer checks its own state before it reaches its client (OMPT: TOMP_OMPT_CALL). */
+tomp_observer_t tomp_hooks;
+
+/* Per hook, for when several observers listen: each of them, in slot order. */
+#define FANOUT_(name, params, args)                                                                \
+  static void fanout_##name params {                                                               \
     int on_ = __atomic_load_n(&tomp_listeners, __ATOMIC_RELAXED);                                  \
     for (int i_ = 0; i_ < TOMP_OBS_NSLOTS; i_++) {                                                 \
       const tomp_observer_t *o_ = observers[i_];                                                   \
-      if (o_ && o_->hook && (on_ & (1 << i_))) o_->hook(__VA_ARGS__);                              \
+      if (o_ && o_->name && (on_ & (1 << i_))) o_->name args;                                      \
     }                                                                                              \
-  } while (0)
+  }
+TOMP_OBSERVER_HOOKS(FANOUT_)
+#undef FANOUT_
+
+void tomp_observers_sync(void) {
+  collect(); /* an observer may listen before tomp_init ran (a Collector API client's preinit) */
+  int on = __atomic_load_n(&tomp_listeners, __ATOMIC_SEQ_CST);
+#define PICK_(name, params, args)                                                                  \
+  {                                                                                                \
+    int n_ = 0;                                                                                    \
+    __typeof__(tomp_hooks.name) f_ = NULL;                                                         \
+    for (int i_ = 0; i_ < TOMP_OBS_NSLOTS; i_++)                                                   \
+      if (observers[i_] && observers[i_]->name && (on & (1 << i_)))                                \
+        n_++, f_ = observers[i_]->name;                                                            \
+    __atomic_store_n(&tomp_hooks.name, n_ > 1 ? fanout_##name : f_, __ATOMIC_RELAXED);             \
+  }
+  TOMP_OBSERVER_HOOKS(PICK_)
+#undef PICK_
+}
+
+#define EACH_OBSERVER TOMP_EV_CALL
 
 /* ---- the parallel region a task binds to --------------------------------------------- */
 
@@ -93,31 +129,6 @@ void tomp_ev_idle_(tomp_thread_t *thr, bool begin) {
 
 /* ---- parallel regions, leagues, implicit and initial tasks ------------------------------ */
 
-void tomp_ev_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
-  int flags = ompt_parallel_team |
-              (thr->ev_fork_flags ? thr->ev_fork_flags : ompt_parallel_invoker_runtime);
-  unsigned req = thr->ev_requested ? thr->ev_requested : team->nthreads;
-  thr->ev_fork_flags = 0;
-  thr->ev_requested = 0;
-  team->ev_flags = flags;
-  EACH_OBSERVER(parallel_begin, thr, team, ptask, req, flags);
-}
-
-/* Runs in the encountering task after the closing barrier.  Workers report their
- * implicit-task end right after that barrier too; waiting until each is parked again makes
- * every implicit-task end of the region precede its parallel end. */
-void tomp_ev_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
-  for (unsigned i = 1; i < team->nthreads; i++)
-    tomp_worker_wait_idle(team->threads[i]);
-  EACH_OBSERVER(parallel_end, thr, team, ptask);
-}
-
-void tomp_ev_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
-  if (ep == ompt_scope_end && thr->ev_single) tomp_ev_single_flush_(thr);
-  EACH_OBSERVER(implicit_task, thr, ep);
-  if (ep == ompt_scope_begin && thr->team->ws_initial) tomp_ev_ws_initial(thr);
-}
-
 void tomp_ev_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
                      ompt_data_t *pdata, unsigned nteams) {
   if (ep == ompt_scope_begin) pdata->value = 0;
@@ -129,14 +140,6 @@ void tomp_ev_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt, unsi
 }
 
 /* ---- barriers and task synchronisation -------------------------------------------------- */
-
-void tomp_ev_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
-                      const void *codeptr) {
-  if (ep == ompt_scope_begin && !wait && thr->ev_single && state != ompt_state_wait_taskwait &&
-      state != ompt_state_wait_taskgroup)
-    tomp_ev_single_flush_(thr); /* a barrier cannot be inside the single: it has ended */
-  EACH_OBSERVER(sync_region, thr, state, ep, wait, codeptr);
-}
 
 /* A barrier outside any parallel region binds to the initial task's implicit parallel
  * region, a team of one: it is complete as soon as it starts. */
@@ -174,12 +177,6 @@ void tomp_ev_single_flush_(tomp_thread_t *thr) {
   EACH_OBSERVER(work, thr, t, ompt_work_single_executor, ompt_scope_end, 1, thr->ev_single_ra);
 }
 
-void tomp_ev_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep, uint64_t count) {
-  if (ep == ompt_scope_begin && thr->ev_single && wstype != ompt_work_taskloop)
-    tomp_ev_single_flush_(thr); /* worksharing cannot nest in the single: it has ended */
-  EACH_OBSERVER(work, thr, thr->task, wstype, ep, count, tomp_ev_codeptr(thr));
-}
-
 void tomp_ev_single_begin_(tomp_thread_t *thr, bool executor, bool deferred_end) {
   tomp_ev_work_(thr, executor ? ompt_work_single_executor : ompt_work_single_other,
                 ompt_scope_begin, 1);
@@ -196,35 +193,7 @@ void tomp_ev_single_end_(tomp_thread_t *thr) {
   tomp_ev_work_(thr, ompt_work_single_executor, ompt_scope_end, 1);
 }
 
-void tomp_ev_dispatch_(tomp_thread_t *thr, int kind, uint64_t a, uint64_t n) {
-  EACH_OBSERVER(dispatch, thr, thr->task, kind, a, n);
-}
-
 /* ---- tasks ------------------------------------------------------------------------------ */
-
-void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task,
-                          bool has_deps) {
-  task->task_data.value = 0;
-  EACH_OBSERVER(task_create, thr, parent, task, has_deps, tomp_ev_codeptr(thr));
-  if (thr->ev_chunk_pending) {
-    /* a taskloop's task: the chunk it will execute, reported in the encountering task */
-    thr->ev_chunk_pending = false;
-    EACH_OBSERVER(dispatch, thr, task, ompt_dispatch_taskloop_chunk, thr->ev_chunk[0],
-                  thr->ev_chunk[1]);
-  }
-}
-
-void tomp_ev_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) {
-  EACH_OBSERVER(task_schedule, prior, status, next);
-}
-
-void tomp_ev_dependences_(tomp_task_t *task, const ompt_dependence_t *deps, int n) {
-  EACH_OBSERVER(dependences, task, deps, n);
-}
-
-void tomp_ev_task_dependence_(tomp_task_t *pred, tomp_task_t *succ) {
-  EACH_OBSERVER(task_dependence, pred, succ);
-}
 
 void tomp_ev_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned n) {
   if (!TOMP_EV_WANTED(TOMP_EV_DEPENDENCES)) return;
@@ -237,14 +206,6 @@ void tomp_ev_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned
 }
 
 /* ---- mutual exclusion, cancellation, errors, target ------------------------------------- */
-
-void tomp_ev_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint, const void *wid) {
-  EACH_OBSERVER(mutex, thr, which, kind, hint, wid, tomp_ev_codeptr(thr));
-}
-
-void tomp_ev_cancel_(tomp_thread_t *thr, int flags) {
-  EACH_OBSERVER(cancel, thr, flags, tomp_ev_codeptr(thr));
-}
 
 void tomp_ev_error_(tomp_thread_t *thr, int severity, const char *msg, size_t len) {
   if (msg && len == (size_t)-1) len = strlen(msg);

@@ -9,7 +9,8 @@
  *  - tomp_ev_want[TOMP_EV_*]: per event, the bits of the observers that want it.  Tested only
  *    behind tomp_listening(), so an observer that wants few events costs few calls.
  *  - one typed hook per event (tomp_observer_t).  An observer fills in the hooks it handles
- *    and attaches itself (tomp_observer_attach) from a constructor; core calls the attached
+ *    and registers it with TOMP_OBSERVER (a pointer in a linker section, so it is there before
+ *    any constructor runs: a Collector API client may call from preinit); core calls the
  *    observers in slot order through the dispatchers in event.c.
  * Core owns the state observers read (thread states and wait ids, task frames and data, the
  * thread table); observers own only what they add (tool data is core's ompt_data_t fields).
@@ -129,56 +130,91 @@ enum {
   TOMP_MUTEX_EV_NEST_END
 };
 
-/* One typed hook per event; NULL: the observer ignores it.  Every hook runs on the thread
+/* One typed hook per event: X(name, (parameters), (arguments)).  Every hook runs on the thread
  * the event happens on, after the core state it describes is current.  codeptr is the user
  * return address the event reports (see tomp_ev_codeptr). */
+#define TOMP_OBSERVER_HOOKS(X)                                                                     \
+  X(thread_begin, (tomp_thread_t * thr), (thr))                                                    \
+  X(thread_end, (tomp_thread_t * thr), (thr))                                                      \
+  X(idle, (tomp_thread_t * thr, bool begin), (thr, begin))                                         \
+  /* a team was forked (flags: ompt_parallel_flag_t; requested: the parallelism asked for) */      \
+  X(parallel_begin,                                                                                \
+    (tomp_thread_t * thr, tomp_team_t * team, tomp_task_t * enc, unsigned requested, int flags),   \
+    (thr, team, enc, requested, flags))                                                            \
+  X(parallel_end, (tomp_thread_t * thr, tomp_team_t * team, tomp_task_t * enc), (thr, team, enc))  \
+  /* a league (host teams region) begins or ends: its parallel data is pdata */                    \
+  X(league,                                                                                        \
+    (tomp_thread_t * thr, ompt_scope_endpoint_t ep, tomp_task_t * enc, ompt_data_t * pdata,        \
+     unsigned nteams, const void *codeptr),                                                        \
+    (thr, ep, enc, pdata, nteams, codeptr))                                                        \
+  /* the calling thread's implicit task of its team begins or ends */                              \
+  X(implicit_task, (tomp_thread_t * thr, ompt_scope_endpoint_t ep), (thr, ep))                     \
+  /* the initial task of a league's team or of a target region */                                  \
+  X(initial_task,                                                                                  \
+    (tomp_thread_t * thr, ompt_scope_endpoint_t ep, tomp_region_task_t * rt, unsigned index),      \
+    (thr, ep, rt, index))                                                                          \
+  X(work,                                                                                          \
+    (tomp_thread_t * thr, tomp_task_t * task, int wstype, ompt_scope_endpoint_t ep,                \
+     uint64_t count, const void *codeptr),                                                         \
+    (thr, task, wstype, ep, count, codeptr))                                                       \
+  /* kind: ompt_dispatch_t; a: a chunk's first iteration value or a section's number, n: the       \
+   * chunk's iteration count; task: the task that executes it */                                   \
+  X(dispatch, (tomp_thread_t * thr, tomp_task_t * task, int kind, uint64_t a, uint64_t n),         \
+    (thr, task, kind, a, n))                                                                       \
+  /* state: the wait state (ompt_state_wait_barrier_*, _taskwait, _taskgroup) naming the           \
+   * region; wait: the waiting part nested inside the region */                                    \
+  X(sync_region,                                                                                   \
+    (tomp_thread_t * thr, int state, ompt_scope_endpoint_t ep, bool wait, const void *codeptr),    \
+    (thr, state, ep, wait, codeptr))                                                               \
+  X(reduction, (tomp_thread_t * thr, ompt_scope_endpoint_t ep, const void *codeptr),               \
+    (thr, ep, codeptr))                                                                            \
+  X(task_create,                                                                                   \
+    (tomp_thread_t * thr, tomp_task_t * parent, tomp_task_t * task, bool has_deps,                 \
+     const void *codeptr),                                                                         \
+    (thr, parent, task, has_deps, codeptr))                                                        \
+  X(task_schedule, (tomp_task_t * prior, int status, tomp_task_t *next), (prior, status, next))    \
+  X(dependences, (tomp_task_t * task, const ompt_dependence_t *deps, int n), (task, deps, n))      \
+  X(task_dependence, (tomp_task_t * pred, tomp_task_t * succ), (pred, succ))                       \
+  /* which: TOMP_MUTEX_EV_*; kind: ompt_mutex_t; wait_id: the user-visible object */               \
+  X(mutex,                                                                                         \
+    (tomp_thread_t * thr, int which, int kind, unsigned hint, const void *wait_id,                 \
+     const void *codeptr),                                                                         \
+    (thr, which, kind, hint, wait_id, codeptr))                                                    \
+  X(cancel, (tomp_thread_t * thr, int flags, const void *codeptr), (thr, flags, codeptr))          \
+  X(error, (tomp_thread_t * thr, int severity, const char *msg, size_t len, const void *codeptr),  \
+    (thr, severity, msg, len, codeptr))                                                            \
+  X(target,                                                                                        \
+    (tomp_thread_t * thr, int kind, ompt_scope_endpoint_t ep, tomp_task_t *task,                   \
+     tomp_ev_target_t *r, const void *codeptr),                                                    \
+    (thr, kind, ep, task, r, codeptr))
+
+/* An observer: a name, a start hook (tomp_init calls it once core is ready; OMPT looks for a
+ * tool there) and the hooks it handles (NULL: it ignores the event). */
 typedef struct tomp_observer {
   const char *name;
-  /* Start-up: tomp_init calls it once core is ready (OMPT looks for a tool here). */
   void (*start)(void);
-  void (*thread_begin)(tomp_thread_t *thr);
-  void (*thread_end)(tomp_thread_t *thr);
-  void (*idle)(tomp_thread_t *thr, bool begin);
-  /* A team was forked (flags: ompt_parallel_flag_t; requested: the parallelism asked for). */
-  void (*parallel_begin)(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc,
-                         unsigned requested, int flags);
-  void (*parallel_end)(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc);
-  /* A league (host teams region) begins or ends: its parallel data is pdata. */
-  void (*league)(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc, ompt_data_t *pdata,
-                 unsigned nteams, const void *codeptr);
-  /* The calling thread's implicit task of its team begins or ends. */
-  void (*implicit_task)(tomp_thread_t *thr, ompt_scope_endpoint_t ep);
-  /* An initial task: an initial thread's own (rt NULL), or a league's or target region's. */
-  void (*initial_task)(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_region_task_t *rt,
-                       unsigned index);
-  void (*work)(tomp_thread_t *thr, tomp_task_t *task, int wstype, ompt_scope_endpoint_t ep,
-               uint64_t count, const void *codeptr);
-  /* kind: ompt_dispatch_t; a: a chunk's first iteration value or a section's number, n: the
-   * chunk's iteration count.  task: the task that executes it. */
-  void (*dispatch)(tomp_thread_t *thr, tomp_task_t *task, int kind, uint64_t a, uint64_t n);
-  /* state: the wait state (ompt_state_wait_barrier_*, _taskwait, _taskgroup) naming the
-   * region; wait: the waiting part nested inside the region. */
-  void (*sync_region)(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
-                      const void *codeptr);
-  void (*reduction)(tomp_thread_t *thr, ompt_scope_endpoint_t ep, const void *codeptr);
-  void (*task_create)(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task, bool has_deps,
-                      const void *codeptr);
-  void (*task_schedule)(tomp_task_t *prior, int status, tomp_task_t *next);
-  void (*dependences)(tomp_task_t *task, const ompt_dependence_t *deps, int n);
-  void (*task_dependence)(tomp_task_t *pred, tomp_task_t *succ);
-  /* which: TOMP_MUTEX_EV_*; kind: ompt_mutex_t; wait_id: the user-visible object */
-  void (*mutex)(tomp_thread_t *thr, int which, int kind, unsigned hint, const void *wait_id,
-                const void *codeptr);
-  void (*cancel)(tomp_thread_t *thr, int flags, const void *codeptr);
-  void (*error)(tomp_thread_t *thr, int severity, const char *msg, size_t len, const void *codeptr);
-  void (*target)(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep, tomp_task_t *task,
-                 tomp_ev_target_t *r, const void *codeptr);
+#define TOMP_HOOK_FIELD_(name, params, args) void(*name) params;
+  TOMP_OBSERVER_HOOKS(TOMP_HOOK_FIELD_)
+#undef TOMP_HOOK_FIELD_
 } tomp_observer_t;
 
-/* An observer plugs in (from a constructor: before tomp_init runs). */
-void tomp_observer_attach(int slot, const tomp_observer_t *obs) TOMP_HIDDEN;
+/* An observer plugs in: TOMP_OBSERVER(slot, ops) at file scope puts a pointer to ops in the
+ * section tomp_observers, which core reads (event.c).  No constructor: the linker's table is
+ * complete from the moment the library is loaded, whatever runs first. */
+typedef struct tomp_observer_reg {
+  int slot; /* TOMP_OBS_SLOT_* */
+  const tomp_observer_t *obs;
+} tomp_observer_reg_t;
+#define TOMP_OBSERVER(slot_, ops_)                                                                 \
+  static const tomp_observer_reg_t tomp_observer_reg_                                              \
+      __attribute__((used, section("tomp_observers"), aligned(sizeof(void *)))) = {(slot_),        \
+                                                                                   &(ops_)}
 /* tomp_init: every attached observer's start hook. */
 void tomp_observers_start(void) TOMP_HIDDEN;
+/* The dispatchers' table follows tomp_listeners: per hook, the one listening observer's
+ * function, a fan-out to several, or NULL.  tomp_tool_keys_sync calls it (under its lock)
+ * after every change of the word, so one load and one indirect call deliver an event. */
+void tomp_observers_sync(void) TOMP_HIDDEN;
 
 /* ---- Event-layer state and helpers (event.c) -------------------------------------------- */
 
@@ -197,35 +233,19 @@ static inline const void *tomp_ev_codeptr(tomp_thread_t *thr) {
 void tomp_ev_thread_begin_(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_ev_thread_end_(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_ev_idle_(tomp_thread_t *thr, bool begin) TOMP_HIDDEN;
-void tomp_ev_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) TOMP_HIDDEN;
-void tomp_ev_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) TOMP_HIDDEN;
-void tomp_ev_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
 void tomp_ev_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
                      ompt_data_t *pdata, unsigned nteams) TOMP_HIDDEN;
 void tomp_ev_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt,
                           unsigned index) TOMP_HIDDEN;
-void tomp_ev_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep, bool wait,
-                      const void *codeptr) TOMP_HIDDEN;
 void tomp_ev_serial_barrier_(tomp_thread_t *thr, const void *codeptr) TOMP_HIDDEN;
 /* taskwait / taskgroup regions (state ompt_state_wait_taskwait / _taskgroup): the region and
  * its wait, nested */
 void tomp_ev_sync_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
 void tomp_ev_reduction_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
-void tomp_ev_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep,
-                   uint64_t count) TOMP_HIDDEN;
-void tomp_ev_dispatch_(tomp_thread_t *thr, int kind, uint64_t a, uint64_t n) TOMP_HIDDEN;
 /* single: executor or not; deferred_end: gcc calls nothing at the block's end (event.c) */
 void tomp_ev_single_begin_(tomp_thread_t *thr, bool executor, bool deferred_end) TOMP_HIDDEN;
 void tomp_ev_single_end_(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_ev_single_flush_(tomp_thread_t *thr) TOMP_HIDDEN;
-void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task,
-                          bool has_deps) TOMP_HIDDEN;
-void tomp_ev_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) TOMP_HIDDEN;
-void tomp_ev_dependences_(tomp_task_t *task, const ompt_dependence_t *deps, int n) TOMP_HIDDEN;
-void tomp_ev_task_dependence_(tomp_task_t *pred, tomp_task_t *succ) TOMP_HIDDEN;
-void tomp_ev_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint,
-                    const void *wait_id) TOMP_HIDDEN;
-void tomp_ev_cancel_(tomp_thread_t *thr, int flags) TOMP_HIDDEN;
 /* doacross: the current task's dependences, n entries of type source or sink whose
  * variable.value is the iteration vector (logical iteration numbers) */
 void tomp_ev_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned n) TOMP_HIDDEN;
@@ -235,6 +255,94 @@ void tomp_ev_target_(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep, tom
 /* Worksharing module (loop.c): work-begin of the construct a combined parallel loop or
  * sections pre-entered, for the calling thread. */
 void tomp_ev_ws_initial(tomp_thread_t *thr) TOMP_HIDDEN;
+
+/* ---- Dispatchers inlined at their sites (the frequent events; event.c has the rest) ------- */
+
+/* The hooks events go to now (tomp_observers_sync, event.c). */
+extern tomp_observer_t tomp_hooks TOMP_HIDDEN;
+/* Deliver an event to the observers listening now: one load, one indirect call. */
+#define TOMP_EV_CALL(hook, ...)                                                                    \
+  do {                                                                                             \
+    __typeof__(tomp_hooks.hook) f_ = __atomic_load_n(&tomp_hooks.hook, __ATOMIC_RELAXED);          \
+    if (f_) f_(__VA_ARGS__);                                                                       \
+  } while (0)
+
+static inline void tomp_ev_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
+  int flags = ompt_parallel_team |
+              (thr->ev_fork_flags ? thr->ev_fork_flags : ompt_parallel_invoker_runtime);
+  unsigned req = thr->ev_requested ? thr->ev_requested : team->nthreads;
+  thr->ev_fork_flags = 0;
+  thr->ev_requested = 0;
+  team->ev_flags = flags;
+  TOMP_EV_CALL(parallel_begin, thr, team, ptask, req, flags);
+}
+
+/* Runs in the encountering task after the closing barrier.  Workers report their
+ * implicit-task end right after that barrier too; waiting until each is parked again makes
+ * every implicit-task end of the region precede its parallel end. */
+static inline void tomp_ev_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
+  for (unsigned i = 1; i < team->nthreads; i++)
+    tomp_worker_wait_idle(team->threads[i]);
+  TOMP_EV_CALL(parallel_end, thr, team, ptask);
+}
+
+static inline void tomp_ev_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  if (ep == ompt_scope_end && thr->ev_single) tomp_ev_single_flush_(thr);
+  TOMP_EV_CALL(implicit_task, thr, ep);
+  if (ep == ompt_scope_begin && thr->team->ws_initial) tomp_ev_ws_initial(thr);
+}
+
+static inline void tomp_ev_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
+                                    bool wait, const void *codeptr) {
+  if (ep == ompt_scope_begin && !wait && thr->ev_single && state != ompt_state_wait_taskwait &&
+      state != ompt_state_wait_taskgroup)
+    tomp_ev_single_flush_(thr); /* a barrier cannot be inside the single: it has ended */
+  TOMP_EV_CALL(sync_region, thr, state, ep, wait, codeptr);
+}
+
+static inline void tomp_ev_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep,
+                                 uint64_t count) {
+  if (ep == ompt_scope_begin && thr->ev_single && wstype != ompt_work_taskloop)
+    tomp_ev_single_flush_(thr); /* worksharing cannot nest in the single: it has ended */
+  TOMP_EV_CALL(work, thr, thr->task, wstype, ep, count, tomp_ev_codeptr(thr));
+}
+
+static inline void tomp_ev_dispatch_(tomp_thread_t *thr, int kind, uint64_t a, uint64_t n) {
+  TOMP_EV_CALL(dispatch, thr, thr->task, kind, a, n);
+}
+
+static inline void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task,
+                                        bool has_deps) {
+  task->task_data.value = 0;
+  TOMP_EV_CALL(task_create, thr, parent, task, has_deps, tomp_ev_codeptr(thr));
+  if (thr->ev_chunk_pending) {
+    /* a taskloop's task: the chunk it will execute, reported in the encountering task */
+    thr->ev_chunk_pending = false;
+    TOMP_EV_CALL(dispatch, thr, task, ompt_dispatch_taskloop_chunk, thr->ev_chunk[0],
+                 thr->ev_chunk[1]);
+  }
+}
+
+static inline void tomp_ev_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) {
+  TOMP_EV_CALL(task_schedule, prior, status, next);
+}
+
+static inline void tomp_ev_dependences_(tomp_task_t *task, const ompt_dependence_t *deps, int n) {
+  TOMP_EV_CALL(dependences, task, deps, n);
+}
+
+static inline void tomp_ev_task_dependence_(tomp_task_t *pred, tomp_task_t *succ) {
+  TOMP_EV_CALL(task_dependence, pred, succ);
+}
+
+static inline void tomp_ev_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint,
+                                  const void *wid) {
+  TOMP_EV_CALL(mutex, thr, which, kind, hint, wid, tomp_ev_codeptr(thr));
+}
+
+static inline void tomp_ev_cancel_(tomp_thread_t *thr, int flags) {
+  TOMP_EV_CALL(cancel, thr, flags, tomp_ev_codeptr(thr));
+}
 
 /* ---- Inline event sites ---------------------------------------------------------------- */
 
@@ -376,7 +484,7 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
  * a listener, the rest of the entry point runs with no event code at all, so the cost is
  * that one tool key, a no-op.  fp stays right even if the compiler makes the call a tail
  * call: the twin's frame then takes the entry point's place at the same address. */
-#define TOMP_OBSERVED_PATH(fn, ...)                                                                    \
+#define TOMP_OBSERVED_PATH(fn, ...)                                                                \
   do {                                                                                             \
     if (tomp_listening()) return fn(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), ##__VA_ARGS__);            \
   } while (0)
@@ -384,7 +492,7 @@ static inline void tomp_entry_leave_(tomp_entry_guard_t *g) {
  * also takes the twin when the thread is one tomp has not seen yet (the twin's tomp_thread()
  * sets it up).  One rare branch instead of two keeps the fast path free of a stack frame
  * (two rare calls make the compiler set the frame up on entry: 5-9 instructions a call). */
-#define TOMP_OBSERVED_PATH_THR(thr, fn, ...)                                                           \
+#define TOMP_OBSERVED_PATH_THR(thr, fn, ...)                                                       \
   tomp_thread_t *thr = tomp_self;                                                                  \
   do {                                                                                             \
     if (tomp_unlikely(TOMP_LISTENING() || thr == NULL))                                            \

@@ -106,6 +106,6 @@ void tomp_init(void) {
   tomp_observers_start(); /* OMPT looks for a tool here */
 }
 
-__attribute__((constructor(102))) static void tomp_ctor(void) {
+__attribute__((constructor(101))) static void tomp_ctor(void) {
   tomp_init();
 }

@@ -364,6 +364,6 @@ static void atfork_child(void) {
   }
 }
 
-__attribute__((constructor(103))) static void thread_ctor(void) {
+__attribute__((constructor(102))) static void thread_ctor(void) {
   pthread_atfork(NULL, NULL, atfork_child);
 }

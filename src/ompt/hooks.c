@@ -324,6 +324,4 @@ static const tomp_observer_t ompt_observer = {
     .target = target,
 };
 
-__attribute__((constructor(101))) static void ompt_attach(void) {
-  tomp_observer_attach(TOMP_OBS_SLOT_OMPT, &ompt_observer);
-}
+TOMP_OBSERVER(TOMP_OBS_SLOT_OMPT, ompt_observer);
