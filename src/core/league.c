@@ -73,7 +73,7 @@ void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
 /* Without a tool such a league is only the encountering task's ICVs (league_num counts the
  * teams).  Under a tool, a team's initial task takes the encountering task's place on the
  * thread (with its exit frame, the runtime frame that called the front-end's function) from
- * one call to the next; this record (thr->ev_teams4) stays with the thread once made (a
+ * one call to the next; this record (thr->ev_league) stays with the thread once made (a
  * front-end's entry guard of the call that ends a league still writes to the last team's
  * task as it returns). */
 typedef struct {
@@ -109,8 +109,8 @@ static void inline_team_begin(tomp_thread_t *thr, league_inline_t *l) {
 }
 
 static void inline_league_begin(tomp_thread_t *thr) {
-  league_inline_t *l = thr->ev_teams4;
-  if (!l) thr->ev_teams4 = l = tomp_calloc(1, sizeof *l);
+  league_inline_t *l = thr->ev_league;
+  if (!l) thr->ev_league = l = tomp_calloc(1, sizeof *l);
   l->enc = thr->task;
   l->rt.size = l->enc->icv.league_size;
   tomp_ev_league_(thr, ompt_scope_begin, l->enc, &l->rt.parallel_data, l->rt.size);
@@ -139,7 +139,7 @@ void tomp_league_inline_begin(tomp_thread_t *thr, unsigned nteams, unsigned thre
 }
 
 bool tomp_league_inline_next(tomp_thread_t *thr) {
-  league_inline_t *l = thr->ev_teams4;
+  league_inline_t *l = thr->ev_league;
   if (l && l->enc) return inline_team_next(thr, l);
   return league_icv_next(&thr->task->icv);
 }

@@ -48,7 +48,7 @@ typedef struct tomp_thread {
   const void *ev_single_ra;
   uint64_t ev_chunk[2]; /* taskloop: chunk (start, iterations) of the task being created */
   bool ev_chunk_pending;
-  void *ev_teams4; /* GOMP_teams4's league record while someone listens */
+  void *ev_league; /* an inline league's record while someone listens (league.c) */
   /* Observers' per-thread words (core reserves them; the named observer alone writes them) */
   uint32_t ompt_end_req;         /* OMPT: finalize asks this parked worker to report thread_end */
   uint32_t ompt_in_cb;           /* OMPT: tool callbacks this thread is inside (finalize waits) */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "omp.h"
 
 /* Flag bits of GOMP_task / GOMP_taskloop (gomp-constants.h) */
 #define GOMP_TASK_FLAG_UNTIED (1 << 0)
@@ -271,5 +272,13 @@ void GOMP_free(void *ptr, uintptr_t allocator);
 /* loop.c: the tool twin of the loop end entry points (loop_ull.c shares it; the per-chunk
  * ones have tomp_loop_next_observed, src/core/ws.h) */
 bool tomp_gomp_loop_end_observed(const void *ra, void *fp, int how) TOMP_HIDDEN;
+
+/* OMP_1.0 (GCC < 4.4) nest locks: 8 bytes, owned by threads (lock.c); exported only under
+ * the omp_*_nest_lock@OMP_1.0 names (.symver) */
+void tomp_init_nest_lock_10(omp_nest_lock_t *l);
+void tomp_destroy_nest_lock_10(omp_nest_lock_t *l);
+void tomp_set_nest_lock_10(omp_nest_lock_t *l);
+void tomp_unset_nest_lock_10(omp_nest_lock_t *l);
+int tomp_test_nest_lock_10(omp_nest_lock_t *l);
 
 #endif

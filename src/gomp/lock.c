@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "lock.h"
+#include "gomp.h"
 #include "omp.h"
 
 typedef struct {
@@ -142,11 +143,6 @@ TOMP_EXPORT void omp_unset_nest_lock_(omp_nest_lock_t **lock) { omp_unset_nest_l
 TOMP_EXPORT int omp_test_nest_lock_(omp_nest_lock_t **lock) { return omp_test_nest_lock(*lock); }
 
 /* OMP_1.0, C: the 8-byte thread-owned nest lock */
-void tomp_init_nest_lock_10(omp_nest_lock_t *);
-void tomp_destroy_nest_lock_10(omp_nest_lock_t *);
-void tomp_set_nest_lock_10(omp_nest_lock_t *);
-void tomp_unset_nest_lock_10(omp_nest_lock_t *);
-int tomp_test_nest_lock_10(omp_nest_lock_t *);
 TOMP_EXPORT void tomp_init_nest_lock_10(omp_nest_lock_t *l) { init_nest_lock_25(l); }
 TOMP_EXPORT void tomp_destroy_nest_lock_10(omp_nest_lock_t *l) { destroy_nest_lock_25(l); }
 TOMP_EXPORT void tomp_set_nest_lock_10(omp_nest_lock_t *l) { set_nest_lock_25(l); }
