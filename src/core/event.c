@@ -41,6 +41,14 @@ void tomp_observers_start(void) {
     if (observers[i] && observers[i]->start) observers[i]->start();
 }
 
+int tomp_ev_control_tool(int command, int modifier, void *arg, const void *ra, void *fp) {
+  collect();
+  for (int i = 0; i < TOMP_OBS_NSLOTS; i++)
+    if (observers[i] && observers[i]->control_tool)
+      return observers[i]->control_tool(command, modifier, arg, ra, fp);
+  return -2; /* omp_control_tool_notool */
+}
+
 bool tomp_listen(int obs_bit) {
   __atomic_or_fetch(&tomp_listeners, obs_bit, __ATOMIC_RELEASE);
   if (tomp_tool_keys_sync()) return true;

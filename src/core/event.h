@@ -193,6 +193,9 @@ enum {
 typedef struct tomp_observer {
   const char *name;
   void (*start)(void);
+  /* omp_control_tool, whether or not the observer listens: its answer (omp_control_tool_*);
+   * ra and fp are the API routine's return address and frame (for TOMP_ENTRY_AT). */
+  int (*control_tool)(int command, int modifier, void *arg, const void *ra, void *fp);
 #define TOMP_HOOK_FIELD_(name, params, args) void(*name) params;
   TOMP_OBSERVER_HOOKS(TOMP_HOOK_FIELD_)
 #undef TOMP_HOOK_FIELD_
@@ -215,6 +218,11 @@ void tomp_observers_start(void) TOMP_HIDDEN;
  * function, a fan-out to several, or NULL.  tomp_tool_keys_sync calls it (under its lock)
  * after every change of the word, so one load and one indirect call deliver an event. */
 void tomp_observers_sync(void) TOMP_HIDDEN;
+
+/* omp_control_tool: the first observer that answers it (OMPT), else -2
+ * (omp_control_tool_notool). */
+int tomp_ev_control_tool(int command, int modifier, void *arg, const void *ra,
+                         void *fp) TOMP_HIDDEN;
 
 /* ---- Event-layer state and helpers (event.c) -------------------------------------------- */
 

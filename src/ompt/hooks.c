@@ -303,6 +303,7 @@ static void thread_begin(tomp_thread_t *thr) {
 static const tomp_observer_t ompt_observer = {
     .name = "OMPT",
     .start = tomp_ompt_init,
+    .control_tool = tomp_ompt_control_tool,
     .thread_begin = thread_begin,
     .thread_end = tomp_ompt_thread_end_,
     .parallel_begin = parallel_begin,

@@ -340,8 +340,9 @@ void tomp_ompt_finalize(void) {
   if (tool->finalize) tool->finalize(&tool->tool_data);
 }
 
-TOMP_EXPORT int omp_control_tool(int command, int modifier, void *arg) {
-  const void *ra = __builtin_return_address(0);
+/* omp_control_tool (src/api/tool.c) reaches the tool through the event layer: ra and fp are
+ * the API routine's return address and frame. */
+int tomp_ompt_control_tool(int command, int modifier, void *arg, const void *ra, void *fp) {
   if (!(__atomic_load_n(&tomp_listeners, __ATOMIC_RELAXED) & TOMP_OBS_OMPT))
     return tomp_load_acq(&tool_initialized) && !tomp_load_acq(&finalize_started)
                ? omp_control_tool_nocallback /* attached, path off: it registered nothing */
@@ -349,7 +350,7 @@ TOMP_EXPORT int omp_control_tool(int command, int modifier, void *arg) {
   ompt_callback_control_tool_t f = __atomic_load_n(&tomp_ompt_cb.cb.control_tool, __ATOMIC_RELAXED);
   if (!f) return omp_control_tool_nocallback;
   tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
+  TOMP_ENTRY_AT(thr, ra, fp);
   int r = omp_control_tool_notool;
   if (tomp_ompt_call_enter(thr)) r = f((uint64_t)command, (uint64_t)modifier, arg, ra);
   tomp_ompt_call_leave(thr);

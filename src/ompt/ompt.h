@@ -111,6 +111,10 @@ void tomp_ompt_want_path(void) TOMP_HIDDEN;
 ompt_interface_fn_t tomp_ompt_lookup(const char *name) TOMP_HIDDEN;
 ompt_set_result_t tomp_ompt_support(int event) TOMP_HIDDEN;
 
+/* omp_control_tool's answer and the tool's control_tool callback (init.c) */
+int tomp_ompt_control_tool(int command, int modifier, void *arg, const void *ra,
+                           void *fp) TOMP_HIDDEN;
+
 /* The observer's hooks (hooks.c) */
 void tomp_ompt_thread_begin_(tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_ompt_thread_end_(tomp_thread_t *thr) TOMP_HIDDEN;
