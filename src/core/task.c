@@ -879,8 +879,8 @@ static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p,
  * seen by tomp_task_submit).  The caller found that the task does not run at once (so there is a
  * team and the encountering task is not final) and that it has no dependences, event or
  * copy function; f is TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most.  The
- * argument area gets a copy of data, or, with fill, whatever fill(args, fill_ctx) writes
- * (taskloop's chunk). */
+ * argument area gets a copy of data (if not NULL), then whatever fill(args, fill_ctx) writes
+ * (if not NULL: taskloop's chunk bounds). */
 void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
                      size_t arg_align, unsigned f, int priority,
                      void (*fill)(void *args, void *ctx), void *fill_ctx) {
@@ -914,10 +914,8 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   x->t.priority = priority;
   x->t.in_final = (f & TOMP_TF_FINAL) != 0;
   x->t.frame.enter_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
-  if (fill)
-    fill(args, fill_ctx);
-  else if (arg_size)
-    memcpy(args, data, arg_size);
+  if (data && arg_size) memcpy(args, data, arg_size);
+  if (fill) fill(args, fill_ctx);
   x->refs = 1;
   x->pending = 1;
   count_deferred(p, x);

@@ -436,12 +436,14 @@ typedef struct tomp_taskloop_chunk {
 /* A taskloop: n iterations from start by step (two's complement, so also negative steps
  * of signed loops), cut into chunks by sched and value (grainsize or num_tasks; 0 or
  * TOMP_TL_DEFAULT: one chunk per thread of the team), one task per chunk, all inside an
- * implicit taskgroup unless nogroup.  fill(args, chunk) writes a chunk task's argument area
- * (arg_size bytes at arg_align): the front-end's copy of the block with the chunk's bounds
- * where its compiler reads them.  ctx is the front-end's. */
+ * implicit taskgroup unless nogroup.  A chunk task's argument area (arg_size bytes at
+ * arg_align) starts as a copy of data's bytes (if data is not NULL), then fill(args, chunk)
+ * writes what the front-end needs there: the chunk's bounds where its compiler reads them,
+ * and, with data NULL, the whole block (a user copy function).  ctx is the front-end's. */
 typedef struct tomp_taskloop {
   void (*fn)(void *);
   size_t arg_size, arg_align;
+  const void *data;                      /* copied into each chunk's area first, or NULL */
   void (*fill)(void *args, void *chunk); /* chunk: a tomp_taskloop_chunk_t * */
   void *ctx;
   unsigned flags; /* TOMP_TF_* for every chunk task */

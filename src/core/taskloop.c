@@ -1,6 +1,8 @@
 /* The taskloop construct, for every front-end: the chunks, their tasks and the implicit
  * taskgroup.  The front-end decodes its entry point's arguments into a tomp_taskloop_t and
  * writes each chunk's argument area (its bounds live where its compiler put them). */
+#include <string.h>
+
 #include "task.h"
 #include "internal.h"
 
@@ -40,6 +42,7 @@ static void __attribute__((noinline))
 chunk_at_once(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t *c,
               const tomp_task_spec_t *s) {
   char buf[AT_ONCE_ARGS] __attribute__((aligned(AT_ONCE_ALIGN)));
+  if (tl->data) memcpy(buf, tl->data, s->arg_size);
   tl->fill(buf, c);
   tomp_task_undeferred_quiet(thr, s->fn, buf, s->arg_size, s->flags);
 }
@@ -52,7 +55,7 @@ chunk_task(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t 
            const tomp_task_spec_t *s, bool quick) {
   if (quick) {
     if (!tomp_task_runs_at_once(thr, s->flags)) {
-      tomp_task_defer(thr, s->fn, NULL, s->arg_size, s->arg_align,
+      tomp_task_defer(thr, s->fn, (void *)tl->data, s->arg_size, s->arg_align,
                       s->flags & (TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE), s->priority,
                       tl->fill, c);
       return;
@@ -64,6 +67,7 @@ chunk_task(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t 
   }
   void *args;
   tomp_task_t *t = tomp_task_alloc(thr, s, &args);
+  if (tl->data) memcpy(args, tl->data, s->arg_size);
   tl->fill(args, c);
   tomp_task_submit(thr, t, NULL, 0);
 }

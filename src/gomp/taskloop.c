@@ -15,15 +15,22 @@ struct gomp_taskloop {
   void (*cpyfn)(void *, void *);
 };
 
-/* tomp_taskloop_t.fill: the copy of gcc's block, then the chunk's bounds */
+/* tomp_taskloop_t.fill: the chunk's bounds where gcc's body reads them (core copied the
+ * block: tomp_taskloop_t.data) */
+static void fill_bounds(void *args, void *chunk) {
+  const tomp_taskloop_chunk_t *c = chunk;
+  gomp_ull *a = args;
+  a[0] = c->start;
+  /* gcc's body is a do-while comparing against this exact end (not the loop's end) */
+  a[1] = c->end;
+}
+
+/* the same with a copy function: the user's copy of gcc's block, then the bounds */
 static void fill_chunk(void *args, void *chunk) {
   const tomp_taskloop_chunk_t *c = chunk;
   const tomp_taskloop_t *tl = c->loop;
   const struct gomp_taskloop *g = tl->ctx;
-  if (g->cpyfn)
-    g->cpyfn(args, g->data);
-  else
-    memcpy(args, g->data, tl->arg_size);
+  g->cpyfn(args, g->data);
   gomp_ull *a = args;
   a[0] = c->start;
   /* gcc's body is a do-while comparing against this exact end (not the loop's end) */
@@ -40,7 +47,8 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
   tl.fn = fn;
   tl.arg_size = arg_size > 0 ? (size_t)arg_size : 0;
   tl.arg_align = arg_align > 0 ? (size_t)arg_align : 1;
-  tl.fill = fill_chunk;
+  tl.data = cpyfn ? NULL : data;
+  tl.fill = cpyfn ? fill_chunk : fill_bounds;
   tl.ctx = &g;
   tl.flags = ((flags & GOMP_TASK_FLAG_IF) ? 0 : TOMP_TF_UNDEFERRED) |
              ((flags & GOMP_TASK_FLAG_UNTIED) ? TOMP_TF_UNTIED : 0) |
