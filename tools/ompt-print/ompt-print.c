@@ -1,6 +1,7 @@
 /* ompt-print: an OMPT tool that prints every event it receives, one line each, and checks
- * the invariants a tool relies on.  Used by the OMPT tests (tests/ompt/run-test.sh and the ompt_* scenarios); builds against any
- * omp-tools.h (tomp's or LLVM's) and runs on any OMPT runtime.
+ * the invariants a tool relies on.  Used by the OMPT tests (tests/ompt/run-test.sh and the
+ * ompt_* scenarios); builds against any omp-tools.h (tomp's or LLVM's) and runs on any OMPT
+ * runtime.
  *
  *   gcc -shared -fPIC -I<dir of omp-tools.h> ompt-print.c -o libompt-print.so
  *   OMP_TOOL_LIBRARIES=./libompt-print.so ./a.out
