@@ -338,9 +338,9 @@ void tomp_loop_prep(tomp_team_t *team, const tomp_loop_args_t *a) {
   team->ws_initial = 1;
 }
 
-bool tomp_loop_doacross_start(tomp_thread_t *thr, unsigned ndim, const uint64_t *counts,
-                              int sched, uint64_t chunk, uint64_t *lo, uint64_t *hi,
-                              uintptr_t *reductions, void **mem) {
+bool tomp_loop_doacross_start(tomp_thread_t *thr, unsigned ndim, const uint64_t *counts, int sched,
+                              uint64_t chunk, uint64_t *lo, uint64_t *hi,
+                              struct tomp_redset *reductions, void **mem) {
   tomp_loop_args_t a = {0};
   /* the collapsed outer loop runs counts[0] iterations even when an inner ordered
    * dimension is empty: its code (lastprivate, inner loop set-up) still executes */

@@ -74,7 +74,7 @@ typedef struct tomp_taskgroup {
   tomp_task_t *owner;         /* the task that entered the taskgroup region */
   uint32_t count;             /* incomplete tasks whose innermost taskgroup this is */
   uint32_t cancelled;
-  uintptr_t *reductions;      /* task reductions visible in the group (inherited chain) */
+  struct tomp_redset *reductions; /* innermost task-reduction registration visible here */
   bool workshare;             /* implicit group of a worksharing task reduction */
 } tomp_taskgroup_t;
 
@@ -454,7 +454,7 @@ typedef struct tomp_taskloop {
   bool strict;    /* grainsize(strict:) */
   bool nogroup;
   bool no_short_path;   /* fill runs a user copy function: keep the general path */
-  uintptr_t *reduction; /* registered on the implicit taskgroup, or NULL */
+  struct tomp_redset *reduction; /* registered on the implicit taskgroup, or NULL */
 } tomp_taskloop_t;
 
 void tomp_taskloop(tomp_thread_t *thr, const tomp_taskloop_t *tl) TOMP_HIDDEN;
@@ -468,14 +468,49 @@ tomp_taskgroup_t *tomp_taskgroup_cancel_target(tomp_task_t *t) TOMP_HIDDEN;
 
 /* ---- task reductions (task_reduction.c) ------------------------------------------------ */
 
-void tomp_task_reduction_register(tomp_thread_t *thr, uintptr_t *data) TOMP_HIDDEN;
-void tomp_task_reduction_unregister(uintptr_t *data) TOMP_HIDDEN;
-void tomp_task_reduction_remap(tomp_thread_t *thr, size_t cnt, size_t cntorig,
-                               void **ptrs) TOMP_HIDDEN;
-/* parallel with reduction(task, ...): allocates for nthreads and makes tg hold data */
-void tomp_parallel_reduction_register(uintptr_t *data, unsigned nthreads,
+/* One set of reduction items of a registration, described for core by the front-end, which
+ * owns the descriptor (core never frees it) and keeps it alive until it unregisters.  The
+ * items are the front-end's own records: `nitems` records `stride` bytes apart from `items`,
+ * each holding, as uintptr_t words at addr_off and priv_off, the original's address and the
+ * offset of its private copy in a thread's block.  Core fills base/end (and *base_out), and
+ * links registrations through `outer`. */
+typedef struct tomp_redset {
+  size_t nitems;
+  size_t size;  /* bytes of one thread's private block */
+  size_t align; /* the blocks' alignment (a power of two) */
+  const char *items;
+  size_t stride, addr_off, priv_off;
+  /* Reserved for front-ends whose items carry their own initialiser and combiner (LLVM's
+   * __kmpc_taskred_init): offsets of those function-pointer words in an item, or
+   * TOMP_REDSET_NONE.  Core does not call them yet; gcc's code does both itself. */
+  ptrdiff_t init_off, combine_off;
+  uintptr_t *base_out;      /* optional: where the compiled code reads base */
+  struct tomp_redset *next; /* the next set of the same registration, or NULL */
+  /* filled by core */
+  char *base, *end;          /* the nthreads private blocks, one after another */
+  struct tomp_redset *outer; /* head of the enclosing registration (set on the head only) */
+} tomp_redset_t;
+#define TOMP_REDSET_NONE ((ptrdiff_t)-1)
+
+/* Register r (a chain of sets) on the current taskgroup: zeroed blocks for every thread of
+ * the team.  false (with a warning) outside any taskgroup: nothing was registered. */
+bool tomp_task_reduction_register(tomp_thread_t *thr, tomp_redset_t *r) TOMP_HIDDEN;
+/* Free the blocks of r's sets (the descriptors stay the front-end's). */
+void tomp_task_reduction_unregister(tomp_redset_t *r) TOMP_HIDDEN;
+/* Replace each of ptrs[0..n), an original list item or a pointer into any thread's private
+ * block of a registration visible in the current taskgroup, by the calling thread's private
+ * copy; for i < norig, origs[i] gets the original's address (NULL if ptrs[i] was private and
+ * matches no item).  Fatal if an address belongs to no registration. */
+void tomp_task_reduction_remap(tomp_thread_t *thr, size_t n, void **ptrs, size_t norig,
+                               void **origs) TOMP_HIDDEN;
+/* parallel with reduction(task, ...): allocates for nthreads and makes tg hold r */
+void tomp_parallel_reduction_register(tomp_redset_t *r, unsigned nthreads,
                                       tomp_taskgroup_t *tg) TOMP_HIDDEN;
-void tomp_ws_task_reduction_end(tomp_thread_t *thr, bool cancelled) TOMP_HIDDEN;
+/* End a worksharing task reduction (tomp_ws_task_reduction_begin, team.h): closes the
+ * implicit taskgroup, thread 0 frees the shared blocks, then the construct's barrier unless
+ * cancelled.  Returns the thread's own registration for the front-end to free (NULL, with a
+ * warning, if none was begun). */
+tomp_redset_t *tomp_ws_task_reduction_end(tomp_thread_t *thr, bool cancelled) TOMP_HIDDEN;
 
 /* ---- cancellation (cancel.c) ----------------------------------------------------------- */
 

@@ -1,16 +1,18 @@
 /* Task reductions (taskgroup task_reduction, reduction(task, ...) on parallel and
- * worksharing constructs, in_reduction on tasks).
+ * worksharing constructs, in_reduction on tasks), on core's ABI-neutral description of a
+ * registration, tomp_redset_t (task.h).
  *
- * The compiler describes the reduction items in an array whose layout is libgomp's ABI:
- *   d[0] number of items, d[1] bytes of one thread's private block,
- *   d[2] alignment in, base of the nthreads private blocks out,
- *   d[3] allocator (-1: default), d[4] next array of the same registration (0 ends it; the
- *   runtime links the last one to the enclosing registration), d[5], d[6] runtime use,
- *   then per item: address of the original, offset in a private block, runtime use.
- * The runtime only provides zeroed storage and address translation; the compiler
- * initialises private copies lazily and combines them after the construct, for thread
- * numbers 0..nthreads-1.  Here d[5] marks the first array of a registration (so
- * unregistering knows where the enclosing one starts) and d[6] is the end of the storage. */
+ * The runtime only provides zeroed storage and address translation: each set of a
+ * registration gets one block of `size` bytes per thread of the team, and the front-end's
+ * compiled code initialises the private copies lazily and combines them after the construct,
+ * for thread numbers 0..nthreads-1.  The front-end owns the descriptors (it builds them from
+ * its compiler's layout and frees them after unregistering); core owns the blocks.  Where the
+ * compiled code reads the blocks' base from a layout of its own, the front-end names that word
+ * in `base_out` and core stores the base there as soon as it exists, before any task of the
+ * registration can run (gcc's taskloop bodies read it without calling the runtime).
+ *
+ * A taskgroup's `reductions` is the innermost registration visible in it; each registration
+ * links its sets through `next` and the enclosing registration through `outer`. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,108 +38,116 @@ static void *zalloc_aligned(size_t align, size_t sz) {
   return p;
 }
 
-/* Allocate (or, for a worksharing construct's later threads, share first's) storage for
- * every array of data's registration and link it in front of old. */
-static void reg(uintptr_t *data, uintptr_t *old, uintptr_t *first, unsigned nthreads) {
-  uintptr_t *d = data;
-  for (;;) {
-    if (first) {
-      d[2] = first[2];
-      d[6] = first[6];
-      first = (uintptr_t *)first[4];
-    } else {
-      size_t sz = d[1] * nthreads;
-      uintptr_t p = (uintptr_t)zalloc_aligned(d[2], sz);
-      d[2] = p;
-      d[6] = p + sz;
-    }
-    d[5] = 0;
-    if (!d[4]) {
-      d[4] = (uintptr_t)old;
-      break;
-    }
-    d = (uintptr_t *)d[4];
-  }
-  data[5] = 1;
+static inline uintptr_t item_word(const tomp_redset_t *s, size_t j, size_t off) {
+  return *(const uintptr_t *)(s->items + j * s->stride + off);
 }
 
-void tomp_task_reduction_register(tomp_thread_t *thr, uintptr_t *data) {
+/* Allocate (or, for a worksharing construct's later threads, share first's) storage for
+ * every set of r's registration and link it in front of outer. */
+static void reg(tomp_redset_t *r, tomp_redset_t *outer, const tomp_redset_t *first,
+                unsigned nthreads) {
+  for (tomp_redset_t *s = r; s; s = s->next) {
+    if (first) {
+      s->base = first->base;
+      s->end = first->end;
+      first = first->next;
+    } else {
+      size_t sz = s->size * nthreads;
+      s->base = zalloc_aligned(s->align, sz);
+      s->end = s->base + sz;
+    }
+    if (s->base_out) *s->base_out = (uintptr_t)s->base;
+  }
+  r->outer = outer;
+}
+
+bool tomp_task_reduction_register(tomp_thread_t *thr, tomp_redset_t *r) {
   tomp_taskgroup_t *tg = thr->task->taskgroup;
   if (!tg) {
     tomp_warn("task reduction registered outside a taskgroup; ignored");
-    return;
+    return false;
   }
   ompt_reduction(thr, TOMP_EV_SCOPE_BEGIN);
-  reg(data, tg->reductions, NULL, thr->team ? thr->team->nthreads : 1);
-  tg->reductions = data;
+  reg(r, tg->reductions, NULL, thr->team ? thr->team->nthreads : 1);
+  tg->reductions = r;
   ompt_reduction(thr, TOMP_EV_SCOPE_END);
+  return true;
 }
 
-void tomp_task_reduction_unregister(uintptr_t *data) {
-  uintptr_t *d = data;
-  do {
-    free((void *)d[2]);
-    d = (uintptr_t *)d[4];
-  } while (d && !d[5]);
+void tomp_task_reduction_unregister(tomp_redset_t *r) {
+  for (tomp_redset_t *s = r; s; s = s->next) {
+    free(s->base);
+    s->base = s->end = NULL;
+  }
 }
 
-void tomp_parallel_reduction_register(uintptr_t *data, unsigned nthreads, tomp_taskgroup_t *tg) {
-  reg(data, NULL, NULL, nthreads);
-  tg->reductions = data;
+void tomp_parallel_reduction_register(tomp_redset_t *r, unsigned nthreads, tomp_taskgroup_t *tg) {
+  reg(r, NULL, NULL, nthreads);
+  tg->reductions = r;
 }
 
-void tomp_ws_task_reduction_begin(tomp_thread_t *thr, uintptr_t *reductions, uintptr_t *first) {
+void tomp_ws_task_reduction_begin(tomp_thread_t *thr, tomp_redset_t *r,
+                                  const tomp_redset_t *first) {
   tomp_taskgroup_t *tg = tomp_taskgroup_begin(thr);
   tg->workshare = true;
-  reg(reductions, tg->reductions, first, thr->team ? thr->team->nthreads : 1);
-  tg->reductions = reductions;
+  reg(r, tg->reductions, first, thr->team ? thr->team->nthreads : 1);
+  tg->reductions = r;
 }
 
-void tomp_ws_task_reduction_end(tomp_thread_t *thr, bool cancelled) {
+tomp_redset_t *tomp_ws_task_reduction_end(tomp_thread_t *thr, bool cancelled) {
   tomp_taskgroup_t *tg = thr->task->taskgroup;
   if (!tg || !tg->workshare) {
     tomp_warn("worksharing task reduction ended without being started; ignored");
-    return;
+    return NULL;
   }
-  uintptr_t *data = tg->reductions;
+  tomp_redset_t *r = tg->reductions;
   tomp_taskgroup_end(thr);
-  /* every thread's array shares thread 0's storage (or the first thread's, the same) */
-  if (!thr->team || thr->tid == 0) tomp_task_reduction_unregister(data);
+  /* every thread's sets share thread 0's storage (or the first thread's, the same) */
+  if (!thr->team || thr->tid == 0) tomp_task_reduction_unregister(r);
   if (!cancelled && thr->team)
     tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, false);
+  return r;
 }
 
-/* The private copy of the current thread for ptrs[i], which is an original list item or a
- * pointer into some thread's private block; for i < cntorig also the original's address. */
-void tomp_task_reduction_remap(tomp_thread_t *thr, size_t cnt, size_t cntorig, void **ptrs) {
-  tomp_taskgroup_t *tg = thr->task->taskgroup;
-  uintptr_t *data = tg ? tg->reductions : NULL;
-  uintptr_t id = thr->team ? thr->tid : 0;
-  for (size_t i = 0; i < cnt; i++) {
-    uintptr_t p = (uintptr_t)ptrs[i];
-    bool found = false;
-    for (uintptr_t *d = data; d && !found; d = (uintptr_t *)d[4])
-      for (uintptr_t j = 0; j < d[0]; j++)
-        if (d[7 + 3 * j] == p) {
-          ptrs[i] = (void *)(d[2] + id * d[1] + d[7 + 3 * j + 1]);
-          if (i < cntorig) ptrs[cnt + i] = (void *)p;
-          found = true;
-          break;
+/* p is an original list item (first search) or a pointer into some thread's private block
+ * (second search, for a task that was handed a private copy). */
+static inline __attribute__((always_inline)) void *remap_one(const tomp_redset_t *head,
+                                                             uintptr_t id, void *p, void **orig) {
+  uintptr_t a = (uintptr_t)p;
+  for (const tomp_redset_t *r = head; r; r = r->outer)
+    for (const tomp_redset_t *s = r; s; s = s->next) {
+      const char *it = s->items;
+      for (size_t j = 0; j < s->nitems; j++, it += s->stride)
+        if (*(const uintptr_t *)(it + s->addr_off) == a) {
+          if (orig) *orig = p;
+          return s->base + id * s->size + *(const uintptr_t *)(it + s->priv_off);
         }
-    for (uintptr_t *d = data; d && !found; d = (uintptr_t *)d[4]) {
-      if (p < d[2] || p >= d[6]) continue;
-      uintptr_t off = (p - d[2]) % d[1];
-      ptrs[i] = (void *)(d[2] + id * d[1] + off);
-      found = true;
-      if (i < cntorig) {
-        ptrs[cnt + i] = NULL;
-        for (uintptr_t j = 0; j < d[0]; j++)
-          if (d[7 + 3 * j + 1] == off) ptrs[cnt + i] = (void *)d[7 + 3 * j];
-      }
     }
-    if (!found)
-      tomp_fatal("in_reduction: %p is not a reduction item of any enclosing taskgroup or "
-                 "reduction with the task modifier",
-                 (void *)p);
-  }
+  for (const tomp_redset_t *r = head; r; r = r->outer)
+    for (const tomp_redset_t *s = r; s; s = s->next) {
+      if ((char *)p < s->base || (char *)p >= s->end) continue;
+      uintptr_t off = (uintptr_t)((char *)p - s->base) % s->size;
+      if (orig) {
+        *orig = NULL;
+        for (size_t j = 0; j < s->nitems; j++)
+          if (item_word(s, j, s->priv_off) == off) *orig = (void *)item_word(s, j, s->addr_off);
+      }
+      return s->base + id * s->size + off;
+    }
+  tomp_fatal("in_reduction: %p is not a reduction item of any enclosing taskgroup or "
+             "reduction with the task modifier",
+             p);
+}
+
+void tomp_task_reduction_remap(tomp_thread_t *thr, size_t n, void **ptrs, size_t norig,
+                               void **origs) {
+  tomp_taskgroup_t *tg = thr->task->taskgroup;
+  const tomp_redset_t *head = tg ? tg->reductions : NULL;
+  uintptr_t id = thr->team ? thr->tid : 0;
+  if (norig > n) norig = n;
+  /* two loops, so that each inlined copy knows whether it reports the original */
+  for (size_t i = 0; i < norig; i++)
+    ptrs[i] = remap_one(head, id, ptrs[i], &origs[i]);
+  for (size_t i = norig; i < n; i++)
+    ptrs[i] = remap_one(head, id, ptrs[i], NULL);
 }

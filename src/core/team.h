@@ -121,11 +121,13 @@ void tomp_barrier_cancel(tomp_team_t *team) TOMP_HIDDEN;
 void tomp_team_tasks_init(tomp_team_t *team) TOMP_HIDDEN; /* at fork */
 void tomp_team_tasks_fini(tomp_team_t *team) TOMP_HIDDEN; /* at join, after the barrier */
 
-/* Task reductions on worksharing constructs and scope (task module): the first thread to
- * reach the construct passes first == NULL and publishes its reductions array; the others
- * pass the first thread's array. */
-void tomp_ws_task_reduction_begin(tomp_thread_t *thr, uintptr_t *reductions,
-                                  uintptr_t *first) TOMP_HIDDEN;
+/* Task reductions on worksharing constructs and scope (task module, tomp_redset_t in task.h):
+ * every thread registers its own descriptor r; the first thread to reach the construct passes
+ * first == NULL, allocates and publishes r; the others pass the first thread's and share its
+ * storage. */
+struct tomp_redset;
+void tomp_ws_task_reduction_begin(tomp_thread_t *thr, struct tomp_redset *r,
+                                  const struct tomp_redset *first) TOMP_HIDDEN;
 
 /* Worksharing hooks (ws.c) */
 void tomp_team_ws_init(tomp_team_t *team) TOMP_HIDDEN;

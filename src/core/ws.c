@@ -272,8 +272,8 @@ void tomp_ws_leave(tomp_thread_t *thr) {
  * return a zeroed block of that size shared by the team (scan reductions keep per-thread
  * partial results there).  Called by the first thread before publishing, by the others
  * after. */
-void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t *reductions,
-                        void **mem) {
+void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first,
+                        struct tomp_redset *reductions, void **mem) {
   if (first) {
     if (reductions) {
       tomp_ws_task_reduction_begin(thr, reductions, NULL);

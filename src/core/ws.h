@@ -64,7 +64,7 @@ typedef struct tomp_ws {
   /* iteration space */
   uint64_t n, chunk, base, step, endv;
   /* data the first thread publishes */
-  uintptr_t *reductions;
+  struct tomp_redset *reductions; /* the first thread's task reductions (task.h) */
   void *mem;            /* scan / inscan scratch block (the `mem` argument) */
   void *copy;           /* copyprivate pointer */
   struct tomp_ws *prev; /* heap descriptors: the thread's enclosing construct */
@@ -109,8 +109,8 @@ void tomp_ws_leave(tomp_thread_t *thr) TOMP_HIDDEN;
 /* The current construct (constructs pre-entered at fork included), NULL if none. */
 tomp_ws_t *tomp_ws_cur(tomp_thread_t *thr) TOMP_HIDDEN;
 /* Share the `reductions` and `mem` arguments of a construct (see ws.c). */
-void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first, uintptr_t *reductions,
-                        void **mem) TOMP_HIDDEN;
+void tomp_ws_share_args(tomp_thread_t *thr, tomp_ws_t *d, bool first,
+                        struct tomp_redset *reductions, void **mem) TOMP_HIDDEN;
 
 static inline tomp_ws_thr_t *tomp_ws_thr(tomp_thread_t *thr, tomp_ws_t *d) {
   return d->heap ? &d->self : &((tomp_ws_team_t *)thr->team->ws)->thr[thr->tid];
@@ -151,7 +151,7 @@ typedef struct tomp_loop_args {
   bool ordered;
   unsigned ndim;        /* doacross: number of dimensions, 0 if not doacross */
   const uint64_t *dims; /* doacross: iterations per dimension (dims[0] == n) */
-  uintptr_t *reductions;
+  struct tomp_redset *reductions; /* task reductions of the construct (task.h), or NULL */
   void **mem;
   int kind; /* TOMP_WS_LOOP or TOMP_WS_SECTIONS */
 } tomp_loop_args_t;
@@ -203,9 +203,9 @@ static inline bool tomp_loop_next_quick(uint64_t *lo, uint64_t *hi) {
 }
 /* Enter a doacross loop (ordered(n)): counts[0..ndim) iterations per dimension; the
  * collapsed loop hands out iterations of the outermost one. */
-bool tomp_loop_doacross_start(tomp_thread_t *thr, unsigned ndim, const uint64_t *counts,
-                              int sched, uint64_t chunk, uint64_t *lo, uint64_t *hi,
-                              uintptr_t *reductions, void **mem) TOMP_HIDDEN;
+bool tomp_loop_doacross_start(tomp_thread_t *thr, unsigned ndim, const uint64_t *counts, int sched,
+                              uint64_t chunk, uint64_t *lo, uint64_t *hi,
+                              struct tomp_redset *reductions, void **mem) TOMP_HIDDEN;
 enum { TOMP_END_BARRIER = 0, TOMP_END_NOWAIT = 1, TOMP_END_CANCEL = 2 };
 /* Leave; returns true (TOMP_END_CANCEL only) if the parallel region was cancelled. */
 bool tomp_loop_end(tomp_thread_t *thr, int how) TOMP_HIDDEN;

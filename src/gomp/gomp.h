@@ -40,6 +40,16 @@
  * that returns. */
 void tomp_device_construct(int device, const char *who) TOMP_HIDDEN;
 
+/* task_reduction.c: core's descriptor (tomp_redset_t, src/core/task.h) of gcc's task-reduction
+ * array `data` (and the arrays chained to it; NULL for NULL), malloc'd and kept in data[5]; freed
+ * where gcc's code unregisters (GOMP_taskgroup_reduction_unregister,
+ * GOMP_workshare_task_reduction_unregister). */
+struct tomp_redset *tomp_gomp_redset_new(uintptr_t *data) TOMP_HIDDEN;
+/* inline so that the constructs' entry points without reductions keep a constant NULL */
+static inline struct tomp_redset *tomp_gomp_redset(uintptr_t *data) {
+  return data ? tomp_gomp_redset_new(data) : NULL;
+}
+
 /* GOMP_cancel / GOMP_cancellation_point "which" */
 #define GOMP_CANCEL_PARALLEL 1
 #define GOMP_CANCEL_LOOP 2

@@ -21,7 +21,7 @@ static bool begin(tomp_thread_t *thr, long s, long e, long incr, long sched, uin
   a.sched = (int)(sched & ~(long)GFS_MONOTONIC);
   a.chunk = chunk;
   a.ordered = ordered;
-  a.reductions = reductions;
+  a.reductions = tomp_gomp_redset(reductions);
   a.mem = mem;
   return tomp_loop_start(thr, &a, (uint64_t *)istart, (uint64_t *)iend);
 }
@@ -32,7 +32,7 @@ static bool begin_doacross(tomp_thread_t *thr, unsigned ncounts, long *counts, l
   /* iteration counts are non-negative: the same bits as uint64_t */
   return tomp_loop_doacross_start(thr, ncounts, (const uint64_t *)counts,
                                   (int)(sched & ~(long)GFS_MONOTONIC), chunk, (uint64_t *)istart,
-                                  (uint64_t *)iend, reductions, mem);
+                                  (uint64_t *)iend, tomp_gomp_redset(reductions), mem);
 }
 
 TOMP_EXPORT bool GOMP_loop_static_start(long start, long end, long incr, long chunk, long *istart,

@@ -22,7 +22,7 @@ static bool begin(tomp_thread_t *thr, bool up, gomp_ull s, gomp_ull e, gomp_ull 
   a.sched = (int)(sched & ~(long)GFS_MONOTONIC);
   a.chunk = chunk;
   a.ordered = ordered;
-  a.reductions = reductions;
+  a.reductions = tomp_gomp_redset(reductions);
   a.mem = mem;
   return tomp_loop_start(thr, &a, (uint64_t *)istart, (uint64_t *)iend);
 }
@@ -33,7 +33,7 @@ static bool begin_doacross(tomp_thread_t *thr, unsigned ncounts, gomp_ull *count
   /* iteration counts are non-negative: the same bits as uint64_t */
   return tomp_loop_doacross_start(thr, ncounts, (const uint64_t *)counts,
                                   (int)(sched & ~(long)GFS_MONOTONIC), chunk, (uint64_t *)istart,
-                                  (uint64_t *)iend, reductions, mem);
+                                  (uint64_t *)iend, tomp_gomp_redset(reductions), mem);
 }
 
 TOMP_EXPORT bool GOMP_loop_ull_static_start(bool up, gomp_ull start, gomp_ull end, gomp_ull incr,

@@ -19,7 +19,7 @@ TOMP_EXPORT void GOMP_scope_start(uintptr_t *reductions) {
    * once, as single does; the closing barrier is the unregister call's. */
   bool first;
   tomp_ws_t *d = tomp_ws_enter(thr, &first);
-  tomp_ws_share_args(thr, d, first, reductions, NULL);
+  tomp_ws_share_args(thr, d, first, tomp_gomp_redset(reductions), NULL);
   if (first) tomp_ws_publish(d);
   tomp_ws_leave(thr);
 }

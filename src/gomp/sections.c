@@ -12,7 +12,8 @@ static void sections_args(tomp_loop_args_t *a, unsigned count) {
   a->kind = TOMP_WS_SECTIONS;
 }
 
-static unsigned begin(tomp_thread_t *thr, unsigned count, uintptr_t *reductions, void **mem) {
+static unsigned begin(tomp_thread_t *thr, unsigned count, struct tomp_redset *reductions,
+                      void **mem) {
   tomp_loop_args_t a = {0};
   sections_args(&a, count);
   a.reductions = reductions;
@@ -30,7 +31,7 @@ TOMP_EXPORT unsigned GOMP_sections_start(unsigned count) {
 TOMP_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t *reductions, void **mem) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  return begin(thr, count, reductions, mem);
+  return begin(thr, count, tomp_gomp_redset(reductions), mem);
 }
 
 TOMP_EXPORT unsigned GOMP_sections_next(void) {

@@ -1,4 +1,5 @@
-/* GOMP tasking entry points: GOMP_task, taskwait, taskyield, taskgroups, task reductions. */
+/* GOMP tasking entry points: GOMP_task, taskwait, taskyield, taskgroups (task reductions are
+ * task_reduction.c's). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,56 +227,4 @@ TOMP_EXPORT void GOMP_taskgroup_end(void) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   tomp_taskgroup_end(thr);
-}
-
-TOMP_EXPORT void GOMP_taskgroup_reduction_register(uintptr_t *data) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  tomp_task_reduction_register(thr, data);
-}
-
-TOMP_EXPORT void GOMP_taskgroup_reduction_unregister(uintptr_t *data) {
-  TOMP_ENTRY(tomp_thread());
-  tomp_task_reduction_unregister(data);
-}
-
-TOMP_EXPORT void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, void **ptrs) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  tomp_task_reduction_remap(thr, cnt, cntorig, ptrs);
-}
-
-TOMP_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  tomp_ws_task_reduction_end(thr, cancelled);
-}
-
-/* parallel with reduction(task, ...): data's first word is the reductions array.  Every
- * implicit task starts inside one taskgroup that holds the registration; the caller
- * combines the nthreads private copies (we return nthreads) and unregisters. */
-struct par_red {
-  uintptr_t *rdata;
-  tomp_taskgroup_t *tg;
-};
-
-static void par_red_prep(tomp_team_t *team, void *arg) {
-  struct par_red *pr = arg;
-  tomp_parallel_reduction_register(pr->rdata, team->nthreads, pr->tg);
-  pr->tg->owner = &team->implicit[0];
-  for (unsigned i = 0; i < team->nthreads; i++) team->implicit[i].taskgroup = pr->tg;
-}
-
-TOMP_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
-                                              unsigned flags) {
-  tomp_thread_t *thr = tomp_thread();
-  TOMP_ENTRY(thr);
-  tomp_taskgroup_t tg = {0};
-  struct par_red pr = {*(uintptr_t **)data, &tg};
-  unsigned n = tomp_team_size(thr, num_threads, true);
-  tomp_fork(fn, data, n, flags & GOMP_PARALLEL_BIND_MASK, par_red_prep, &pr);
-  n = thr->team->nthreads;
-  fn(data);
-  tomp_join();
-  return n;
 }
