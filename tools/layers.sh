@@ -10,6 +10,9 @@
 #   api        may use: core, api
 #   gomp (and later kmp) may use: core, api, itself
 #   ompt, collector (observers) may use: core, themselves
+# Headers too: core's objects were compiled from core's headers and include/omp-tools.h only
+# (their .d files, written by -MMD, must name no other public header: omp.h's types are a
+# front-end's, core has its own with the specification's values).
 # Exit status 1 and one line per offending reference otherwise.
 set -u
 OBJ=${1:?usage: tools/layers.sh OBJ_DIR}
@@ -32,6 +35,12 @@ for l in "${layers[@]}"; do
   done
 done
 bad=0
+for d in "$OBJ"/src/core/*.d; do
+  [ -e "$d" ] || continue
+  for h in $(tr -d '\\:' < "$d" | tr ' ' '\n' | grep -E '(^|/)include/[^/]+\.h$' | grep -v 'omp-tools\.h$' | sort -u); do
+    echo "layers.sh: ${d#"$OBJ"/} (layer core) includes $h; core uses its own headers and omp-tools.h"; bad=1
+  done
+done
 for l in "${layers[@]}"; do
   allowed=${may[$l]:-}
   if [ -z "$allowed" ]; then echo "layers.sh: unknown layer src/$l (add it to tools/layers.sh)"; bad=1; continue; fi

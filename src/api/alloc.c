@@ -1,9 +1,24 @@
 /* omp_* routines of memory management: allocation, allocators and def-allocator-var
  * (src/core/alloc.c is the allocator behind them). */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "alloc.h"
 #include "omp.h"
+
+/* omp.h's handles and traits are core's (alloc.h), value for value */
+_Static_assert(sizeof(omp_allocator_handle_t) == sizeof(tomp_allocator_t), "allocator handle");
+_Static_assert(sizeof(omp_memspace_handle_t) == sizeof(tomp_memspace_t), "memory space handle");
+_Static_assert(sizeof(omp_alloctrait_t) == sizeof(tomp_alloctrait_t) &&
+                   offsetof(omp_alloctrait_t, key) == offsetof(tomp_alloctrait_t, key) &&
+                   offsetof(omp_alloctrait_t, value) == offsetof(tomp_alloctrait_t, value),
+               "allocator trait");
+_Static_assert((int)omp_default_mem_alloc == TOMP_DEFAULT_MEM_ALLOC &&
+                   (int)omp_thread_mem_alloc == TOMP_THREAD_MEM_ALLOC &&
+                   (int)omp_low_lat_mem_space == TOMP_LOW_LAT_MEM_SPACE &&
+                   (int)omp_atk_partition == TOMP_ATK_PARTITION &&
+                   (int)omp_atv_interleaved == TOMP_ATV_INTERLEAVED,
+               "allocator values");
 
 /* ---- allocation routines -------------------------------------------------------------------- */
 
@@ -47,7 +62,8 @@ TOMP_EXPORT void *omp_realloc(void *ptr, size_t size, omp_allocator_handle_t all
 TOMP_EXPORT omp_allocator_handle_t omp_init_allocator(omp_memspace_handle_t memspace,
                                                       int ntraits,
                                                       const omp_alloctrait_t traits[]) {
-  return tomp_allocator_init(memspace, ntraits, traits, "omp_init_allocator");
+  return (omp_allocator_handle_t)tomp_allocator_init(
+      memspace, ntraits, (const tomp_alloctrait_t *)traits, "omp_init_allocator");
 }
 
 TOMP_EXPORT void omp_destroy_allocator(omp_allocator_handle_t allocator) {
@@ -65,5 +81,5 @@ TOMP_EXPORT void omp_set_default_allocator(omp_allocator_handle_t allocator) {
 }
 
 TOMP_EXPORT omp_allocator_handle_t omp_get_default_allocator(void) {
-  return tomp_allocator_default();
+  return (omp_allocator_handle_t)tomp_allocator_default();
 }

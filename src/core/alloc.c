@@ -14,16 +14,16 @@
  *
  * Pools count the bytes the program requested (not tomp's per-block header); an allocation that
  * would take the pool past pool_size fails, and so does one the heap refuses; then the fallback
- * applies: default_mem_fb retries with omp_default_mem_alloc (with the same alignment),
+ * applies: default_mem_fb retries with TOMP_DEFAULT_MEM_ALLOC (with the same alignment),
  * null_fb returns NULL, abort_fb ends the program with a message, allocator_fb retries with the
  * fb_data allocator.
  *
  * Every block carries a header just below the returned address naming its allocator, so
  * omp_free and omp_realloc work whatever allocator argument they get.
  *
- * Handles: the predefined allocators are the small integers of omp.h; an allocator made by
- * omp_init_allocator is the address of its descriptor, recognised by a magic word.  Bad
- * handles, traits and alignments get one message and a safe default.
+ * Handles: the predefined allocators are the small integers OpenMP gives them (alloc.h); an
+ * allocator made by omp_init_allocator is the address of its descriptor, recognised by a magic
+ * word.  Bad handles, traits and alignments get one message and a safe default.
  *
  * def-allocator-var lives in the task's ICVs (tomp_icv_t.def_allocator); 0 there means "the
  * OMP_ALLOCATOR setting, else omp_default_mem_alloc", so the environment can be read here
@@ -44,12 +44,12 @@
 
 typedef struct alloc {
   uint64_t magic;
-  omp_memspace_handle_t memspace;
+  tomp_memspace_t memspace;
   size_t alignment; /* power of two; 1 = none requested */
   size_t pool_size; /* UNLIMITED or bytes */
   size_t used;      /* bytes taken from the pool (atomic) */
   uintptr_t fallback;
-  omp_allocator_handle_t fb_data;
+  tomp_allocator_t fb_data;
   uintptr_t sync_hint, access, partition;
   bool pinned;
 } alloc_t;
@@ -63,49 +63,51 @@ typedef struct {
 } hdr_t;
 
 #define PREDEF(space, acc)                                                                         \
-  {.magic = ALLOC_MAGIC, .memspace = (space), .alignment = 1, .pool_size = UNLIMITED,                \
-   .fallback = omp_atv_default_mem_fb, .sync_hint = omp_atv_contended, .access = (acc),           \
-   .partition = omp_atv_environment}
+  {                                                                                                \
+    .magic = ALLOC_MAGIC, .memspace = (space), .alignment = 1, .pool_size = UNLIMITED,             \
+    .fallback = TOMP_ATV_DEFAULT_MEM_FB, .sync_hint = TOMP_ATV_CONTENDED, .access = (acc),         \
+    .partition = TOMP_ATV_ENVIRONMENT                                                              \
+  }
 /* Statically initialised: other libraries' constructors may allocate before ours runs. */
 static alloc_t predef[NPREDEF + 1] = {
-    PREDEF(omp_default_mem_space, omp_atv_all),   PREDEF(omp_default_mem_space, omp_atv_all),
-    PREDEF(omp_large_cap_mem_space, omp_atv_all), PREDEF(omp_const_mem_space, omp_atv_all),
-    PREDEF(omp_high_bw_mem_space, omp_atv_all),   PREDEF(omp_low_lat_mem_space, omp_atv_all),
-    PREDEF(omp_default_mem_space, omp_atv_cgroup), PREDEF(omp_default_mem_space, omp_atv_pteam),
-    PREDEF(omp_default_mem_space, omp_atv_thread)};
-static omp_allocator_handle_t env_default; /* from OMP_ALLOCATOR; 0 = unset */
+    PREDEF(TOMP_DEFAULT_MEM_SPACE, TOMP_ATV_ALL),    PREDEF(TOMP_DEFAULT_MEM_SPACE, TOMP_ATV_ALL),
+    PREDEF(TOMP_LARGE_CAP_MEM_SPACE, TOMP_ATV_ALL),  PREDEF(TOMP_CONST_MEM_SPACE, TOMP_ATV_ALL),
+    PREDEF(TOMP_HIGH_BW_MEM_SPACE, TOMP_ATV_ALL),    PREDEF(TOMP_LOW_LAT_MEM_SPACE, TOMP_ATV_ALL),
+    PREDEF(TOMP_DEFAULT_MEM_SPACE, TOMP_ATV_CGROUP), PREDEF(TOMP_DEFAULT_MEM_SPACE, TOMP_ATV_PTEAM),
+    PREDEF(TOMP_DEFAULT_MEM_SPACE, TOMP_ATV_THREAD)};
+static tomp_allocator_t env_default; /* from OMP_ALLOCATOR; 0 = unset */
 static size_t page_size = 4096;
 
 static void warn_once(int *flag, const char *fmt, const char *what) {
   if (!__atomic_exchange_n(flag, 1, __ATOMIC_RELAXED)) tomp_warn(fmt, what);
 }
 
-static void set_defaults(alloc_t *a, omp_memspace_handle_t ms) {
-  *a = (alloc_t)PREDEF(ms, omp_atv_all);
+static void set_defaults(alloc_t *a, tomp_memspace_t ms) {
+  *a = (alloc_t)PREDEF(ms, TOMP_ATV_ALL);
 }
 
 /* The allocator behind a handle; NULL if the handle is not one. */
-static alloc_t *lookup(omp_allocator_handle_t h) {
+static alloc_t *lookup(tomp_allocator_t h) {
   if (h <= NPREDEF) return h ? &predef[h] : NULL;
   if (h < 4096 || (h & (_Alignof(alloc_t) - 1))) return NULL;
   alloc_t *a = (alloc_t *)h;
   return a->magic == ALLOC_MAGIC ? a : NULL;
 }
 
-omp_allocator_handle_t tomp_allocator_default(void) {
-  omp_allocator_handle_t h = tomp_icv()->def_allocator;
+tomp_allocator_t tomp_allocator_default(void) {
+  tomp_allocator_t h = tomp_icv()->def_allocator;
   if (!h) h = env_default;
-  return h ? h : omp_default_mem_alloc;
+  return h ? h : TOMP_DEFAULT_MEM_ALLOC;
 }
 
 /* The allocator an allocation routine uses: the argument, else def-allocator-var. */
-static alloc_t *resolve(omp_allocator_handle_t h, const char *who) {
+static alloc_t *resolve(tomp_allocator_t h, const char *who) {
   static int warned;
-  if (h == omp_null_allocator) h = tomp_allocator_default();
+  if (h == TOMP_NULL_ALLOCATOR) h = tomp_allocator_default();
   alloc_t *a = lookup(h);
   if (tomp_unlikely(!a)) {
     warn_once(&warned, "%s: invalid allocator handle; using omp_default_mem_alloc", who);
-    a = &predef[omp_default_mem_alloc];
+    a = &predef[TOMP_DEFAULT_MEM_ALLOC];
   }
   return a;
 }
@@ -168,18 +170,18 @@ static void *alloc_with(alloc_t *a, size_t align, size_t size, bool zero, int de
 
 fail:
   switch (a->fallback) {
-  case omp_atv_null_fb:
+  case TOMP_ATV_NULL_FB:
     return NULL;
-  case omp_atv_abort_fb:
+  case TOMP_ATV_ABORT_FB:
     tomp_fatal("cannot allocate %zu bytes with an allocator whose fallback is abort_fb", size);
-  case omp_atv_allocator_fb: {
+  case TOMP_ATV_ALLOCATOR_FB: {
     alloc_t *fb = lookup(a->fb_data);
     if (!fb || depth >= MAX_FB_CHAIN) return NULL;
     return alloc_with(fb, align, size, zero, depth + 1);
   }
   default: /* default_mem_fb */
-    if (a == &predef[omp_default_mem_alloc]) return NULL;
-    return alloc_with(&predef[omp_default_mem_alloc], align, size, zero, depth + 1);
+    if (a == &predef[TOMP_DEFAULT_MEM_ALLOC]) return NULL;
+    return alloc_with(&predef[TOMP_DEFAULT_MEM_ALLOC], align, size, zero, depth + 1);
   }
 }
 
@@ -214,7 +216,7 @@ static void free_block(hdr_t *h, bool account) {
 
 /* ---- entry points (alloc.h) ------------------------------------------------------------------ */
 
-void *tomp_alloc(size_t alignment, size_t size, omp_allocator_handle_t allocator, bool zero,
+void *tomp_alloc(size_t alignment, size_t size, tomp_allocator_t allocator, bool zero,
                  const char *who) {
   alignment = check_align(alignment, who);
   return alloc_with(resolve(allocator, who), alignment, size, zero, 0);
@@ -226,14 +228,14 @@ void tomp_free(void *ptr, const char *who) {
   if (h) free_block(h, true);
 }
 
-void *tomp_realloc(void *ptr, size_t size, omp_allocator_handle_t allocator, const char *who) {
+void *tomp_realloc(void *ptr, size_t size, tomp_allocator_t allocator, const char *who) {
   hdr_t *h = header_of(ptr, who);
   if (!h) return NULL;
   if (size == 0) {
     free_block(h, true);
     return NULL;
   }
-  alloc_t *a = allocator == omp_null_allocator ? h->alloc : resolve(allocator, who);
+  alloc_t *a = allocator == TOMP_NULL_ALLOCATOR ? h->alloc : resolve(allocator, who);
   /* Moving within one pool: the old block's share is available to the new one. */
   bool same = a == h->alloc;
   if (same) pool_give(a, h->size);
@@ -247,9 +249,11 @@ void *tomp_realloc(void *ptr, size_t size, omp_allocator_handle_t allocator, con
   return p;
 }
 
-bool tomp_allocator_valid(omp_allocator_handle_t allocator) { return lookup(allocator) != NULL; }
+bool tomp_allocator_valid(tomp_allocator_t allocator) {
+  return lookup(allocator) != NULL;
+}
 
-void tomp_allocator_destroy(omp_allocator_handle_t allocator, const char *who) {
+void tomp_allocator_destroy(tomp_allocator_t allocator, const char *who) {
   if (allocator <= NPREDEF) return; /* null and predefined allocators are not destroyed */
   alloc_t *a = lookup(allocator);
   if (!a) {
@@ -271,49 +275,49 @@ static const char *trait_name(int key) {
 
 /* Apply one trait; false if the key or value is not valid. */
 static bool apply_trait(alloc_t *a, int key, uintptr_t v) {
-  bool dflt = v == (uintptr_t)omp_atv_default;
+  bool dflt = v == (uintptr_t)TOMP_ATV_DEFAULT;
   switch (key) {
-  case omp_atk_sync_hint:
-    if (dflt) v = omp_atv_contended;
-    if (v != omp_atv_contended && v != omp_atv_uncontended && v != omp_atv_serialized &&
-        v != omp_atv_private)
+  case TOMP_ATK_SYNC_HINT:
+    if (dflt) v = TOMP_ATV_CONTENDED;
+    if (v != TOMP_ATV_CONTENDED && v != TOMP_ATV_UNCONTENDED && v != TOMP_ATV_SERIALIZED &&
+        v != TOMP_ATV_PRIVATE)
       return false;
     a->sync_hint = v;
     return true;
-  case omp_atk_alignment:
+  case TOMP_ATK_ALIGNMENT:
     if (dflt) v = 1;
     if (v == 0 || (v & (v - 1))) return false;
     a->alignment = v;
     return true;
-  case omp_atk_access:
-    if (dflt) v = omp_atv_all;
-    if (v != omp_atv_all && v != omp_atv_cgroup && v != omp_atv_pteam && v != omp_atv_thread)
+  case TOMP_ATK_ACCESS:
+    if (dflt) v = TOMP_ATV_ALL;
+    if (v != TOMP_ATV_ALL && v != TOMP_ATV_CGROUP && v != TOMP_ATV_PTEAM && v != TOMP_ATV_THREAD)
       return false;
     a->access = v;
     return true;
-  case omp_atk_pool_size:
+  case TOMP_ATK_POOL_SIZE:
     a->pool_size = dflt ? UNLIMITED : v;
     return true;
-  case omp_atk_fallback:
-    if (dflt) v = omp_atv_default_mem_fb;
-    if (v != omp_atv_default_mem_fb && v != omp_atv_null_fb && v != omp_atv_abort_fb &&
-        v != omp_atv_allocator_fb)
+  case TOMP_ATK_FALLBACK:
+    if (dflt) v = TOMP_ATV_DEFAULT_MEM_FB;
+    if (v != TOMP_ATV_DEFAULT_MEM_FB && v != TOMP_ATV_NULL_FB && v != TOMP_ATV_ABORT_FB &&
+        v != TOMP_ATV_ALLOCATOR_FB)
       return false;
     a->fallback = v;
     return true;
-  case omp_atk_fb_data:
+  case TOMP_ATK_FB_DATA:
     if (!lookup(v)) return false;
     a->fb_data = v;
     return true;
-  case omp_atk_pinned:
-    if (dflt) v = omp_atv_false;
-    if (v != omp_atv_true && v != omp_atv_false) return false;
-    a->pinned = v == omp_atv_true;
+  case TOMP_ATK_PINNED:
+    if (dflt) v = TOMP_ATV_FALSE;
+    if (v != TOMP_ATV_TRUE && v != TOMP_ATV_FALSE) return false;
+    a->pinned = v == TOMP_ATV_TRUE;
     return true;
-  case omp_atk_partition:
-    if (dflt) v = omp_atv_environment;
-    if (v != omp_atv_environment && v != omp_atv_nearest && v != omp_atv_blocked &&
-        v != omp_atv_interleaved)
+  case TOMP_ATK_PARTITION:
+    if (dflt) v = TOMP_ATV_ENVIRONMENT;
+    if (v != TOMP_ATV_ENVIRONMENT && v != TOMP_ATV_NEAREST && v != TOMP_ATV_BLOCKED &&
+        v != TOMP_ATV_INTERLEAVED)
       return false;
     a->partition = v;
     return true;
@@ -322,16 +326,16 @@ static bool apply_trait(alloc_t *a, int key, uintptr_t v) {
   }
 }
 
-omp_allocator_handle_t tomp_allocator_init(omp_memspace_handle_t memspace, long ntraits,
-                                           const omp_alloctrait_t traits[], const char *who) {
-  if ((uintptr_t)memspace > omp_low_lat_mem_space) {
+tomp_allocator_t tomp_allocator_init(tomp_memspace_t memspace, long ntraits,
+                                     const tomp_alloctrait_t traits[], const char *who) {
+  if ((uintptr_t)memspace > TOMP_LOW_LAT_MEM_SPACE) {
     tomp_warn("%s: invalid memory space %#lx; returning omp_null_allocator", who,
               (unsigned long)memspace);
-    return omp_null_allocator;
+    return TOMP_NULL_ALLOCATOR;
   }
   if (ntraits < 0 || (ntraits > 0 && !traits)) {
     tomp_warn("%s: invalid trait array (%ld traits); returning omp_null_allocator", who, ntraits);
-    return omp_null_allocator;
+    return TOMP_NULL_ALLOCATOR;
   }
   alloc_t tmp;
   set_defaults(&tmp, memspace);
@@ -340,18 +344,18 @@ omp_allocator_handle_t tomp_allocator_init(omp_memspace_handle_t memspace, long 
       tomp_warn("%s: invalid value %#lx for trait %s (key %d); returning omp_null_allocator",
                 who, (unsigned long)traits[i].value, trait_name((int)traits[i].key),
                 (int)traits[i].key);
-      return omp_null_allocator;
+      return TOMP_NULL_ALLOCATOR;
     }
-  if (tmp.fallback == omp_atv_allocator_fb && !tmp.fb_data) {
+  if (tmp.fallback == TOMP_ATV_ALLOCATOR_FB && !tmp.fb_data) {
     tomp_warn("%s: fallback allocator_fb needs an fb_data allocator; returning "
               "omp_null_allocator", who);
-    return omp_null_allocator;
+    return TOMP_NULL_ALLOCATOR;
   }
   alloc_t *a = aligned_alloc(_Alignof(alloc_t) > 16 ? _Alignof(alloc_t) : 16,
                              (sizeof *a + 15) & ~(size_t)15);
-  if (!a) return omp_null_allocator;
+  if (!a) return TOMP_NULL_ALLOCATOR;
   *a = tmp;
-  return (omp_allocator_handle_t)(uintptr_t)a;
+  return (tomp_allocator_t)(uintptr_t)a;
 }
 
 /* ---- OMP_ALLOCATOR ------------------------------------------------------------------------------
@@ -370,26 +374,26 @@ static const char *const space_names[] = {"omp_default_mem_space", "omp_large_ca
 static const struct {
   const char *name;
   uintptr_t value;
-} value_names[] = {{"default", (uintptr_t)omp_atv_default},
-                   {"false", omp_atv_false},
-                   {"true", omp_atv_true},
-                   {"contended", omp_atv_contended},
-                   {"uncontended", omp_atv_uncontended},
-                   {"serialized", omp_atv_serialized},
-                   {"sequential", omp_atv_sequential},
-                   {"private", omp_atv_private},
-                   {"all", omp_atv_all},
-                   {"thread", omp_atv_thread},
-                   {"pteam", omp_atv_pteam},
-                   {"cgroup", omp_atv_cgroup},
-                   {"default_mem_fb", omp_atv_default_mem_fb},
-                   {"null_fb", omp_atv_null_fb},
-                   {"abort_fb", omp_atv_abort_fb},
-                   {"allocator_fb", omp_atv_allocator_fb},
-                   {"environment", omp_atv_environment},
-                   {"nearest", omp_atv_nearest},
-                   {"blocked", omp_atv_blocked},
-                   {"interleaved", omp_atv_interleaved}};
+} value_names[] = {{"default", (uintptr_t)TOMP_ATV_DEFAULT},
+                   {"false", TOMP_ATV_FALSE},
+                   {"true", TOMP_ATV_TRUE},
+                   {"contended", TOMP_ATV_CONTENDED},
+                   {"uncontended", TOMP_ATV_UNCONTENDED},
+                   {"serialized", TOMP_ATV_SERIALIZED},
+                   {"sequential", TOMP_ATV_SEQUENTIAL},
+                   {"private", TOMP_ATV_PRIVATE},
+                   {"all", TOMP_ATV_ALL},
+                   {"thread", TOMP_ATV_THREAD},
+                   {"pteam", TOMP_ATV_PTEAM},
+                   {"cgroup", TOMP_ATV_CGROUP},
+                   {"default_mem_fb", TOMP_ATV_DEFAULT_MEM_FB},
+                   {"null_fb", TOMP_ATV_NULL_FB},
+                   {"abort_fb", TOMP_ATV_ABORT_FB},
+                   {"allocator_fb", TOMP_ATV_ALLOCATOR_FB},
+                   {"environment", TOMP_ATV_ENVIRONMENT},
+                   {"nearest", TOMP_ATV_NEAREST},
+                   {"blocked", TOMP_ATV_BLOCKED},
+                   {"interleaved", TOMP_ATV_INTERLEAVED}};
 
 static bool match(const char *s, size_t n, const char *name) {
   return strlen(name) == n && strncasecmp(s, name, n) == 0;
@@ -409,7 +413,7 @@ static bool parse_number(const char *s, size_t n, uintptr_t *out) {
 }
 
 static bool parse_value(int key, const char *s, size_t n, uintptr_t *out) {
-  if (key == omp_atk_fb_data) {
+  if (key == TOMP_ATK_FB_DATA) {
     for (unsigned i = 1; i <= NPREDEF; i++)
       if (match(s, n, alloc_names[i])) return *out = i, true;
     return parse_number(s, n, out) && *out >= 1 && *out <= NPREDEF;
@@ -419,7 +423,7 @@ static bool parse_value(int key, const char *s, size_t n, uintptr_t *out) {
   return parse_number(s, n, out);
 }
 
-static omp_allocator_handle_t parse_env(const char *s) {
+static tomp_allocator_t parse_env(const char *s) {
   size_t n = strcspn(s, ":");
   for (unsigned i = 1; i <= NPREDEF; i++)
     if (match(s, n, alloc_names[i]) && !s[n]) return i;
@@ -429,7 +433,7 @@ static omp_allocator_handle_t parse_env(const char *s) {
   for (int i = 0; i < 5; i++)
     if (match(s, n, space_names[i])) space = i;
   if (space < 0) return 0;
-  omp_alloctrait_t traits[16];
+  tomp_alloctrait_t traits[16];
   int nt = 0;
   const char *p = s[n] ? s + n + 1 : s + n;
   while (*p) {
@@ -441,13 +445,13 @@ static omp_allocator_handle_t parse_env(const char *s) {
       if (match(p, (size_t)(eq - p), trait_name(k))) key = k;
     uintptr_t v;
     if (!key || !parse_value(key, eq + 1, len - (size_t)(eq + 1 - p), &v)) return 0;
-    traits[nt].key = (omp_alloctrait_key_t)key;
+    traits[nt].key = key;
     traits[nt++].value = v;
     p += len;
     if (*p == ',') p++;
   }
-  if (nt == 0) return space == 0 ? omp_default_mem_alloc : (omp_allocator_handle_t)(space + 1);
-  return tomp_allocator_init((omp_memspace_handle_t)space, nt, traits, "OMP_ALLOCATOR");
+  if (nt == 0) return space == 0 ? TOMP_DEFAULT_MEM_ALLOC : (tomp_allocator_t)(space + 1);
+  return tomp_allocator_init((tomp_memspace_t)space, nt, traits, "OMP_ALLOCATOR");
 }
 
 __attribute__((constructor(110))) static void alloc_ctor(void) {

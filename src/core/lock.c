@@ -3,7 +3,6 @@
  * routines that use the lock word are src/api/lock.c (omp_lock_t, omp_nest_lock_t),
  * src/gomp/critical.c (critical, atomic) and the front-ends' old lock layouts (src/gomp/lock.c). */
 #include "lock.h"
-#include "omp.h"
 
 /* ---- waiting ------------------------------------------------------------------------------ */
 
@@ -11,7 +10,7 @@
  * once; otherwise the wait policy decides (tomp_spins()). */
 static unsigned long spin_budget(uint32_t hint) {
   unsigned long n = tomp_spins();
-  if ((hint & omp_sync_hint_uncontended) && n > 64) n = 64;
+  if ((hint & TOMP_HINT_UNCONTENDED) && n > 64) n = 64;
   return n;
 }
 

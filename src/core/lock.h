@@ -14,6 +14,13 @@
 #define TOMP_LOCK_STATE 3u
 #define TOMP_LOCK_HINT_SHIFT 4
 #define TOMP_LOCK_HINT_MASK (0xfu << TOMP_LOCK_HINT_SHIFT)
+/* omp_sync_hint_t bits, with OpenMP's values (every front-end's omp.h uses them) */
+enum {
+  TOMP_HINT_UNCONTENDED = 1,
+  TOMP_HINT_CONTENDED = 2,
+  TOMP_HINT_NONSPECULATIVE = 4,
+  TOMP_HINT_SPECULATIVE = 8
+};
 
 /* ompt_mutex_t values (OpenMP 5.1, 4.4.4.16), for the OMPT hooks */
 enum {
