@@ -102,7 +102,6 @@ void tomp_observers_sync(void) {
 #undef PICK_
 }
 
-#define EACH_OBSERVER TOMP_EV_CALL
 
 /* ---- the parallel region a task binds to --------------------------------------------- */
 
@@ -126,13 +125,13 @@ ompt_data_t *tomp_ev_parallel_data_of(tomp_task_t *task) {
 /* ---- threads ---------------------------------------------------------------------------- */
 
 void tomp_ev_thread_begin_(tomp_thread_t *thr) {
-  EACH_OBSERVER(thread_begin, thr);
+  TOMP_EV_CALL(thread_begin, thr);
 }
 void tomp_ev_thread_end_(tomp_thread_t *thr) {
-  EACH_OBSERVER(thread_end, thr);
+  TOMP_EV_CALL(thread_end, thr);
 }
 void tomp_ev_idle_(tomp_thread_t *thr, bool begin) {
-  EACH_OBSERVER(idle, thr, begin);
+  TOMP_EV_CALL(idle, thr, begin);
 }
 
 /* ---- parallel regions, leagues, implicit and initial tasks ------------------------------ */
@@ -140,11 +139,11 @@ void tomp_ev_idle_(tomp_thread_t *thr, bool begin) {
 void tomp_ev_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
                      ompt_data_t *pdata, unsigned nteams) {
   if (ep == ompt_scope_begin) pdata->value = 0;
-  EACH_OBSERVER(league, thr, ep, enc, pdata, nteams, tomp_ev_codeptr(thr));
+  TOMP_EV_CALL(league, thr, ep, enc, pdata, nteams, tomp_ev_codeptr(thr));
 }
 
 void tomp_ev_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt, unsigned index) {
-  EACH_OBSERVER(initial_task, tomp_self, ep, rt, index);
+  TOMP_EV_CALL(initial_task, tomp_self, ep, rt, index);
 }
 
 /* ---- barriers and task synchronisation -------------------------------------------------- */
@@ -173,7 +172,7 @@ void tomp_ev_sync_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep) {
 }
 
 void tomp_ev_reduction_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
-  EACH_OBSERVER(reduction, thr, ep, tomp_ev_codeptr(thr));
+  TOMP_EV_CALL(reduction, thr, ep, tomp_ev_codeptr(thr));
 }
 
 /* ---- worksharing ------------------------------------------------------------------------ */
@@ -182,7 +181,7 @@ void tomp_ev_single_flush_(tomp_thread_t *thr) {
   tomp_task_t *t = thr->ev_single;
   if (!t || t != thr->task) return;
   thr->ev_single = NULL;
-  EACH_OBSERVER(work, thr, t, ompt_work_single_executor, ompt_scope_end, 1, thr->ev_single_ra);
+  TOMP_EV_CALL(work, thr, t, ompt_work_single_executor, ompt_scope_end, 1, thr->ev_single_ra);
 }
 
 void tomp_ev_single_begin_(tomp_thread_t *thr, bool executor, bool deferred_end) {
@@ -218,7 +217,7 @@ void tomp_ev_doacross_(tomp_thread_t *thr, int type, const uint64_t *v, unsigned
 void tomp_ev_error_(tomp_thread_t *thr, int severity, const char *msg, size_t len) {
   if (msg && len == (size_t)-1) len = strlen(msg);
   if (!msg) len = 0;
-  EACH_OBSERVER(error, thr, severity, msg, len, tomp_ev_codeptr(thr));
+  TOMP_EV_CALL(error, thr, severity, msg, len, tomp_ev_codeptr(thr));
 }
 
 /* A target construct run on the host: r gets a fresh id at begin. */
@@ -229,5 +228,5 @@ void tomp_ev_target_(tomp_thread_t *thr, int kind, ompt_scope_endpoint_t ep, tom
     r->data.value = 0;
     r->id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
   }
-  EACH_OBSERVER(target, thr, kind, ep, task, r, tomp_ev_codeptr(thr));
+  TOMP_EV_CALL(target, thr, kind, ep, task, r, tomp_ev_codeptr(thr));
 }
