@@ -44,18 +44,23 @@ ALLCFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPTFLAGS) -fPIC -fvisib
   -fno-omit-frame-pointer -funwind-tables -fno-ipa-icf -pthread -D_GNU_SOURCE -MMD -MP
 # Layers (docs/architecture.md).  Each layer is compiled with the include directories of the
 # layers it may depend on and no others, so an include across the layering fails to compile:
-#   front-ends (src/gomp) -> src/api -> src/core (with its event layer) <- observers
+#   front-ends (src/gomp, src/kmp) -> src/api -> src/core (with its event layer) <- observers
 #   (src/ompt, src/collector).  tools/layers.sh checks the objects' symbols before the link.
-LAYERS := core api gomp ompt collector
+LAYERS := core api gomp kmp ompt collector
 INC_core := -Iinclude -Isrc/core
 INC_api := $(INC_core) -Isrc/api
 INC_gomp := $(INC_api) -Isrc/gomp
+INC_kmp := $(INC_api) -Isrc/kmp
 INC_ompt := $(INC_core) -Isrc/ompt
 INC_collector := $(INC_core) -Isrc/collector
 INCS := -Iinclude
 $(foreach l,$(LAYERS),$(eval $(B)/obj/src/$(l)/%.o: INCS := $$(INC_$(l))))
+# One library serves both ABIs: GCC's version nodes (libgomp.map) and LLVM's `VERSION` node
+# (libomp.map); build/lib names it libgomp.so.1 and libomp.so.5.
+LINKSCRIPTS := src/gomp/libgomp.map src/gomp/aliases.ld src/kmp/libomp.map src/kmp/aliases.ld
 LDFLAGS_LIB := -shared -pthread $(SANFLAGS) -Wl,--version-script=src/gomp/libgomp.map \
-  src/gomp/aliases.ld -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
+  src/gomp/aliases.ld -Wl,--version-script=src/kmp/libomp.map src/kmp/aliases.ld \
+  -Wl,-soname,libgomp.so.1 -Wl,-z,now -ldl
 
 SRCS := $(sort $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 OBJS := $(SRCS:%.c=$(B)/obj/%.o)
@@ -70,7 +75,7 @@ $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALLCFLAGS) $(INCS) -c $< -o $@
 
-$(B)/libtomp.so: $(OBJS) src/gomp/libgomp.map src/gomp/aliases.ld $(B)/layers.ok
+$(B)/libtomp.so: $(OBJS) $(LINKSCRIPTS) $(B)/layers.ok
 	$(CC) -o $@ $(OBJS) $(LDFLAGS_LIB)
 
 # The link-level half of the layering: no object references a symbol that only a layer it
@@ -86,6 +91,8 @@ $(B)/lib/libgomp.so.1: $(B)/libtomp.so
 	ln -sf ../libtomp.so $@
 	ln -sf ../libtomp.so $(dir $@)libgomp.so
 	ln -sf ../libtomp.so $(dir $@)libtomp.so
+	ln -sf ../libtomp.so $(dir $@)libomp.so.5
+	ln -sf ../libtomp.so $(dir $@)libomp.so
 
 test: all
 	tests/run.sh $(B)
@@ -95,6 +102,8 @@ install: all
 	install -m 755 $(B)/libtomp.so $(DESTDIR)$(PREFIX)/lib/libtomp.so
 	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libgomp.so.1
 	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libgomp.so
+	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libomp.so.5
+	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libomp.so
 	install -m 644 include/omp.h include/omp-tools.h $(DESTDIR)$(PREFIX)/include/tomp/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' tomp.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tomp.pc
 

@@ -1,0 +1,149 @@
+/* LLVM's OpenMP runtime ABI (the __kmpc_* entry points clang, icx/ifx, AOCC and flang emit
+ * calls to, as exported by libomp.so.5): its types and constants.  Layouts and values are ABI
+ * facts (LLVM 14 openmp/runtime/src/kmp.h; docs/kmp-abi.md lists every entry point and its
+ * status); the front-end (the files of src/kmp) translate them onto core (src/core) as src/gomp
+ * does for GCC's ABI.  Both front-ends serve one process with one runtime and one thread pool. */
+#ifndef TOMP_KMP_H
+#define TOMP_KMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+typedef int32_t kmp_int32;
+typedef uint32_t kmp_uint32;
+typedef int64_t kmp_int64;
+typedef uint64_t kmp_uint64;
+
+/* Source location of a construct: every entry point's first argument (may be NULL). */
+typedef struct ident {
+  kmp_int32 reserved_1;
+  kmp_int32 flags;      /* KMP_IDENT_* */
+  kmp_int32 reserved_2;
+  kmp_int32 reserved_3; /* clang: strlen(psource) */
+  const char *psource;  /* ";file;function;line;column;;" (";unknown;unknown;0;0;;" without -g) */
+} ident_t;
+
+#define KMP_IDENT_KMPC 0x02
+#define KMP_IDENT_BARRIER_EXPL 0x20
+#define KMP_IDENT_BARRIER_IMPL 0x40
+#define KMP_IDENT_BARRIER_IMPL_MASK 0x1C0
+#define KMP_IDENT_BARRIER_IMPL_FOR 0x40
+#define KMP_IDENT_BARRIER_IMPL_SECTIONS 0xC0
+#define KMP_IDENT_BARRIER_IMPL_SINGLE 0x140
+#define KMP_IDENT_WORK_LOOP 0x200
+#define KMP_IDENT_WORK_SECTIONS 0x400
+#define KMP_IDENT_WORK_DISTRIBUTE 0x800
+
+/* The outlined body of a parallel or teams region: (&gtid, &bound tid, shared pointers...). */
+typedef void (*kmpc_micro)(kmp_int32 *global_tid, kmp_int32 *bound_tid, ...);
+
+/* A lock the compiler allocates for critical sections and reductions: 32 zeroed bytes. */
+typedef kmp_int32 kmp_critical_name[8];
+
+/* Explicit tasks (__kmpc_omp_task_alloc returns one; privates follow it in the same block). */
+typedef kmp_int32 (*kmp_routine_entry_t)(kmp_int32 gtid, void *task);
+typedef union kmp_cmplrdata {
+  kmp_int32 priority;
+  kmp_routine_entry_t destructors;
+} kmp_cmplrdata_t;
+typedef struct kmp_task {
+  void *shareds;
+  kmp_routine_entry_t routine;
+  kmp_int32 part_id;
+  kmp_cmplrdata_t data1; /* destructors */
+  kmp_cmplrdata_t data2; /* priority */
+} kmp_task_t;            /* 40 bytes */
+
+/* kmp_tasking_flags_t: the compiler's bits of __kmpc_omp_task_alloc's flags */
+#define KMP_TASK_TIED 0x01
+#define KMP_TASK_FINAL 0x02
+#define KMP_TASK_MERGED_IF0 0x04
+#define KMP_TASK_DESTRUCTORS 0x08
+#define KMP_TASK_PROXY 0x10
+#define KMP_TASK_PRIORITY 0x20
+#define KMP_TASK_DETACHABLE 0x40
+#define KMP_TASK_HIDDEN_HELPER 0x80
+
+/* A dependence (depend clause item), 24 bytes */
+typedef struct kmp_depend_info {
+  intptr_t base_addr;
+  size_t len;
+  uint8_t flags; /* KMP_DEP_* */
+} kmp_depend_info_t;
+#define KMP_DEP_IN 0x01
+#define KMP_DEP_OUT 0x02
+#define KMP_DEP_MTX 0x04
+#define KMP_DEP_SET 0x08
+#define KMP_DEP_ALL 0x80
+
+/* doacross loop dimensions */
+typedef struct kmp_dim {
+  kmp_int64 lo, up, st;
+} kmp_dim_t;
+
+/* Task reductions (__kmpc_taskred_init, __kmpc_taskred_modifier_init) */
+typedef struct kmp_taskred_input {
+  void *reduce_shar;
+  void *reduce_orig;
+  size_t reduce_size;
+  void *reduce_init;
+  void *reduce_fini;
+  void *reduce_comb;
+  uint32_t flags; /* bit 0: lazy_priv */
+} kmp_taskred_input_t;
+/* the older form (__kmpc_task_reduction_init): no reduce_orig */
+typedef struct kmp_task_red_input {
+  void *reduce_shar;
+  size_t reduce_size;
+  void *reduce_init;
+  void *reduce_fini;
+  void *reduce_comb;
+  uint32_t flags;
+} kmp_task_red_input_t;
+
+/* Schedule codes (enum sched_type) */
+#define KMP_SCH_STATIC_CHUNKED 33
+#define KMP_SCH_STATIC 34
+#define KMP_SCH_DYNAMIC_CHUNKED 35
+#define KMP_SCH_GUIDED_CHUNKED 36
+#define KMP_SCH_RUNTIME 37
+#define KMP_SCH_AUTO 38
+#define KMP_SCH_TRAPEZOIDAL 39
+#define KMP_SCH_STATIC_GREEDY 40
+#define KMP_SCH_STATIC_BALANCED 41
+#define KMP_SCH_GUIDED_ITERATIVE 42
+#define KMP_SCH_GUIDED_ANALYTICAL 43
+#define KMP_SCH_STATIC_STEAL 44
+#define KMP_SCH_STATIC_BALANCED_CHUNKED 45
+#define KMP_SCH_GUIDED_SIMD 46
+#define KMP_SCH_RUNTIME_SIMD 47
+#define KMP_ORD_STATIC_CHUNKED 65
+#define KMP_ORD_STATIC 66
+#define KMP_ORD_DYNAMIC_CHUNKED 67
+#define KMP_ORD_GUIDED_CHUNKED 68
+#define KMP_ORD_RUNTIME 69
+#define KMP_ORD_AUTO 70
+#define KMP_DISTRIBUTE_STATIC_CHUNKED 91
+#define KMP_DISTRIBUTE_STATIC 92
+#define KMP_SCH_MODIFIER_MONOTONIC (1 << 29)
+#define KMP_SCH_MODIFIER_NONMONOTONIC (1 << 30)
+#define KMP_SCH_WITHOUT_MODIFIERS(s) ((s) & ~(KMP_SCH_MODIFIER_MONOTONIC | KMP_SCH_MODIFIER_NONMONOTONIC))
+
+/* __kmpc_reduce / __kmpc_reduce_nowait answers */
+#define KMP_REDUCE_NOTHING 0
+#define KMP_REDUCE_COMBINE 1 /* the caller combines, then calls __kmpc_end_reduce* */
+#define KMP_REDUCE_ATOMIC 2  /* the caller combines with atomics */
+
+/* The calling thread's descriptor and its global thread number (the thread table's gtid:
+ * what every __kmpc_* entry point receives back as its gtid argument).  tomp does not trust
+ * a gtid argument for anything but a consistency check: the descriptor is tomp_self. */
+static inline kmp_int32 tomp_kmp_gtid(void) { return (kmp_int32)tomp_thread()->gtid; }
+
+/* ---- Entry points (prototypes, by the file that defines them) ------------------------- */
+
+/* thread.c */
+kmp_int32 __kmpc_global_thread_num(ident_t *loc) TOMP_EXPORT;
+
+#endif
