@@ -19,7 +19,7 @@ typedef uint64_t kmp_uint64;
 /* Source location of a construct: every entry point's first argument (may be NULL). */
 typedef struct ident {
   kmp_int32 reserved_1;
-  kmp_int32 flags;      /* KMP_IDENT_* */
+  kmp_int32 flags; /* KMP_IDENT_* */
   kmp_int32 reserved_2;
   kmp_int32 reserved_3; /* clang: strlen(psource) */
   const char *psource;  /* ";file;function;line;column;;" (";unknown;unknown;0;0;;" without -g) */
@@ -129,7 +129,8 @@ typedef struct kmp_task_red_input {
 #define KMP_DISTRIBUTE_STATIC 92
 #define KMP_SCH_MODIFIER_MONOTONIC (1 << 29)
 #define KMP_SCH_MODIFIER_NONMONOTONIC (1 << 30)
-#define KMP_SCH_WITHOUT_MODIFIERS(s) ((s) & ~(KMP_SCH_MODIFIER_MONOTONIC | KMP_SCH_MODIFIER_NONMONOTONIC))
+#define KMP_SCH_WITHOUT_MODIFIERS(s)                                                               \
+  ((s) & ~(KMP_SCH_MODIFIER_MONOTONIC | KMP_SCH_MODIFIER_NONMONOTONIC))
 
 /* __kmpc_reduce / __kmpc_reduce_nowait answers */
 #define KMP_REDUCE_NOTHING 0
@@ -139,7 +140,9 @@ typedef struct kmp_task_red_input {
 /* The calling thread's descriptor and its global thread number (the thread table's gtid:
  * what every __kmpc_* entry point receives back as its gtid argument).  tomp does not trust
  * a gtid argument for anything but a consistency check: the descriptor is tomp_self. */
-static inline kmp_int32 tomp_kmp_gtid(void) { return (kmp_int32)tomp_thread()->gtid; }
+static inline kmp_int32 tomp_kmp_gtid(void) {
+  return (kmp_int32)tomp_thread()->gtid;
+}
 
 /* ---- Entry points (prototypes, by the file that defines them) ------------------------- */
 
