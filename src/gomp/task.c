@@ -34,7 +34,9 @@ static int depobj_kind(void **obj) {
 /* GCC's depend arrays: [n, nout, addr...] (out/inout first, then in), or, when the first
  * word is 0, [0, n, nout, nmutexinoutset, nin, addr...] followed by the depobj entries,
  * each pointing to an omp_depend_t {address, kind}.  Returns the number of dependences;
- * *out is buf or a heap array the caller frees. */
+ * *out is buf or a heap array the caller frees.  gcc puts out and inout in one class, so
+ * both are inout here (the same ordering; and what a tool is told: inout is the superset a
+ * tool can treat safely, and LLVM's libomp reports gcc's class so too). */
 static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **out) {
   size_t n, nout, nmutex = 0, nin;
   void **a;
@@ -54,7 +56,7 @@ static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **ou
   for (size_t i = 0; i < n; i++) {
     if (i < nout) {
       d[i].addr = a[i];
-      d[i].kind = TOMP_DEP_OUT;
+      d[i].kind = TOMP_DEP_INOUT;
     } else if (i < nout + nmutex) {
       d[i].addr = a[i];
       d[i].kind = TOMP_DEP_MUTEXINOUTSET;

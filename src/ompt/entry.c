@@ -255,7 +255,13 @@ static int get_task_info(int level, int *flags, ompt_data_t **task_data,
     task = (task->flags & TOMP_TASK_EXPLICIT) && task->sched_parent ? task->sched_parent
                                                                      : task->parent;
   if (!task) return 0;
-  if (flags) *flags = (int)(task->flags & ~TOMP_TASK_OWN_REGION);
+  if (flags) {
+    *flags = (int)(task->flags & ~TOMP_TASK_OWN_REGION);
+    /* the implicit task of a team of one runs at once, its encountering task suspended: an
+     * undeferred task, as LLVM's libomp reports it (LLVM's task_types tests check it) */
+    if ((task->flags & TOMP_TASK_IMPLICIT) && task->team && task->team->nthreads == 1)
+      *flags |= ompt_task_undeferred;
+  }
   if (task_data) *task_data = &task->task_data;
   if (task_frame) *task_frame = &task->frame;
   if (parallel_data) {

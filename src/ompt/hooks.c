@@ -118,9 +118,11 @@ static void league(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *en
 static void implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   ompt_callback_implicit_task_t f = CB(implicit_task);
   tomp_team_t *team = thr->team;
+  /* a team of one: its implicit task is undeferred too (as ompt_get_task_info says) */
+  int flags = team->nthreads == 1 ? ompt_task_implicit | ompt_task_undeferred : ompt_task_implicit;
   if (f)
     TOMP_OMPT_CALL(f, ep, ep == ompt_scope_begin ? &team->parallel_data : NULL,
-                   &thr->task->task_data, team->nthreads, thr->tid, ompt_task_implicit);
+                   &thr->task->task_data, team->nthreads, thr->tid, flags);
 }
 
 /* A league's or target region's initial task: its region's parallel_data at end too, as in
