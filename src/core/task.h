@@ -371,7 +371,7 @@ tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_si
   x->t.parent = p;
   x->t.team = thr->team;
   x->t.icv = p->icv;
-  x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED;
+  x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED | TOMP_TASK_TINY;
   x->t.taskgroup = p->taskgroup;
   x->t.in_final = p->in_final || (f & TOMP_TF_FINAL);
   x->refs = 1;

@@ -59,6 +59,8 @@ typedef struct tomp_team {
   ompt_data_t parallel_data;
   const void *codeptr;
   int ev_flags; /* ompt_parallel_flag_t of the region (event layer) */
+  void (*fn)(void *); /* the region's outlined body: stored while someone listens (OMPD) */
+  uint64_t ompd_id;   /* OMPD: the region instance's number (src/ompd writes it), 0 unknown */
   /* Team-wide scratch for the front-end (copyprivate, reductions) */
   void *volatile scratch;
   /* env/affinity: the team's placement, fixed by the master before workers start */

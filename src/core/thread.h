@@ -31,6 +31,7 @@ typedef struct tomp_thread {
   void *fn_data;
   struct tomp_thread *pool_next;
   pthread_t pthread;
+  int lwp;                      /* the kernel's thread id (debuggers name threads by it) */
   int place;                    /* place this thread is bound to, -1 if unbound */
   /* Worksharing position: constructs this thread has entered in its current team */
   unsigned ws_count;
