@@ -73,6 +73,7 @@ all: prof ompd
 endif
 include tools/prof/prof.mk
 include tools/ompd/ompd.mk
+include tools/gdb/gdb.mk
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -100,7 +101,7 @@ $(B)/lib/libgomp.so.1: $(B)/libtomp.so
 test: all
 	tests/run.sh $(B)
 
-install: all
+install: all install-gdb
 	install -d $(DESTDIR)$(PREFIX)/lib/tomp $(DESTDIR)$(PREFIX)/include/tomp $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(B)/libtomp.so $(DESTDIR)$(PREFIX)/lib/libtomp.so
 	install -m 755 $(B)/libtompd.so $(DESTDIR)$(PREFIX)/lib/libtompd.so

@@ -1,0 +1,37 @@
+# For the gdb tests (tests/scenarios/ompd_gdb*.sh): `ompd-test-wait STATE=N ...` continues the
+# program (which stops itself again and again with SIGTRAP, see states.c) until `ompd threads`
+# shows at least N threads in each STATE, then prints that table.  It gives up after 2000
+# stops, and then fails the gdb script (an error in batch mode).
+import gdb
+
+
+class Wait(gdb.Command):
+    """ompd-test-wait STATE=N ...: continue until ompd threads shows these states."""
+
+    def __init__(self):
+        super().__init__("ompd-test-wait", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        want = {}
+        for w in arg.split():
+            state, n = w.split("=")
+            want[state] = int(n)
+        text = ""
+        for i in range(2000):
+            text = gdb.execute("ompd threads", to_string=True)
+            states = [line.split() for line in text.splitlines()[1:]]
+            got = {}
+            for row in states:
+                for s in want:
+                    if s in row:
+                        got[s] = got.get(s, 0) + 1
+            if all(got.get(s, 0) >= n for s, n in want.items()):
+                gdb.write("ompd-test-wait: reached after %d stops\n" % (i + 1))
+                gdb.write(text)
+                return
+            gdb.execute("continue", to_string=True)
+        gdb.write(text)
+        raise gdb.GdbError("ompd-test-wait: states %s not reached" % arg)
+
+
+Wait()
