@@ -17,9 +17,10 @@
  *             taskwait_region._omp_fn.N) and waits for it in taskwait (wait_taskwait); the
  *             task runs on thread 1 or 2 and signals; the other one waits in an explicit
  *             barrier (wait_barrier_explicit)
- *   nested    2 threads, each starting an inner region of 2 (2x2); three threads wait in an
- *             explicit barrier of their inner region, the inner thread 0 of outer thread 0
- *             signals
+ *   nested    2 threads, each starting an inner region of 2 (2x2): inner thread 0 of outer
+ *             thread 0 signals, its team mate waits in an explicit barrier; both threads of
+ *             outer thread 1's inner region wait for test_lock, which the initial thread
+ *             took before the regions (wait_lock)
  *   idle      a region of 4 threads ends; the initial thread, outside any region, signals
  *             while the three workers are idle (state idle, in no team).  ICVs are also set
  *             by API calls here: omp_set_num_threads(3), omp_set_schedule(guided, 7),
@@ -95,13 +96,19 @@ __attribute__((noinline)) static void taskwait_region(void) {
 
 static void nested_regions(void) {
   omp_set_max_active_levels(2);
+  omp_init_lock(&test_lock);
+  omp_set_lock(&test_lock);
 #pragma omp parallel num_threads(2)
   {
     int outer = omp_get_thread_num();
 #pragma omp parallel num_threads(2)
     {
-      if (outer == 0 && omp_get_thread_num() == 0) ompd_test_ready();
+      if (outer == 0) {
+        if (omp_get_thread_num() == 0) ompd_test_ready();
 #pragma omp barrier
+      } else {
+        omp_set_lock(&test_lock);
+      }
     }
   }
 }

@@ -3,7 +3,9 @@
 # while another holds the lock (tests/ompd/states.c lock): live, then on the core gdb writes
 # (gcore) and on the one the kernel writes when the process is killed (SIGABRT).
 #   ompd threads: the waiter is in state wait_lock with wait id = &test_lock, named
-#   ompd bt (the waiter): omp_set_lock's frames left out, the outlined body, then main
+#   ompd bt (the waiter): omp_set_lock's frames left out, the outlined body, then the call
+#   path on the thread that created the region: lock_region, main
+#   ompd parallel, ompd tasks: the region of 2 and its implicit tasks (live only)
 source "$(dirname "$0")/../ompd/gdb_common.sh"
 ompd_setup ompd_gdb_lock
 cd "$W"
@@ -18,7 +20,8 @@ check_threads() { # LOG WHAT
 check_bt() { # LOG WHAT
   expect "$1" "^#0 +lock_region\._omp_fn\.[0-9]+ \(\) at .*states\.c" "$2: bt starts in the outlined body"
   expect "$1" "OpenMP runtime: omp_set_lock" "$2: bt names the runtime entry it is in"
-  expect "$1" "parallel region #1 was created by task .* on gdb thread 1" "$2: bt continues on the thread that created the region"
+  expect "$1" "OpenMP runtime: GOMP_parallel\]" "$2: bt leaves out GOMP_parallel on the creating thread"
+  expect "$1" "parallel region #1 was created on gdb thread 1, in:" "$2: bt continues on the thread that created the region"
   expect "$1" "^#[0-9]+ +lock_region \(\) at .*states\.c" "$2: then lock_region"
   expect "$1" "^#[0-9]+ +main \(\) at .*states\.c" "$2: then main"
   if grep -E '^#' "$1" | grep -Eq 'GOMP_|tomp_|omp_set_lock'; then bad "$2: runtime frames in ompd bt"; fi
@@ -31,11 +34,17 @@ python gdb.write("test_lock at 0x%x\n" % int(gdb.parse_and_eval("&test_lock")))
 thread 2
 ompd bt
 thread 1
+ompd parallel
+ompd tasks
 gcore gcore.core
 signal SIGABRT
 G
 check_threads live.log live
-#BT check_bt live.log live
+check_bt live.log live
+expect live.log "^parallel region #1: level 1, team of 2, lock_region\._omp_fn\.[0-9]+ \(states\.c:[0-9]+\)" "ompd parallel: the region"
+expect live.log "^  thread 1: gdb thread 2 \(LWP [0-9]+\), wait_lock 0x[0-9a-f]+ \(test_lock\)" "ompd parallel: its thread 1"
+expect live.log "^gdb thread 2 \(LWP [0-9]+\), thread 1 of region #1, wait_lock:" "ompd tasks: thread 2"
+expect live.log "^  task [0-9]+: implicit, running, lock_region\._omp_fn\.[0-9]+ " "ompd tasks: the implicit task"
 [ -s gcore.core ] || bad "gcore wrote no core file"
 
 gdb_core gcore.log "$W/states" gcore.core <<'G'
@@ -44,7 +53,7 @@ thread 2
 ompd bt
 G
 check_threads gcore.log gcore
-#BT check_bt gcore.log gcore
+check_bt gcore.log gcore
 
 core=$(kernel_core "$W")
 if [ -z "$core" ]; then
@@ -56,6 +65,6 @@ thread 2
 ompd bt
 G
   check_threads kcore.log "kernel core"
-  #BT check_bt kcore.log "kernel core"
+  check_bt kcore.log "kernel core"
 fi
 finish

@@ -75,14 +75,26 @@ def read_frames(gdb_thread, limit=512):
                 sps.append(int(f.read_register("rsp")))
             except (gdb.error, ValueError):
                 sps.append(None)
+        n = len(frames)
+        kinds = [f.type() for f in frames]
+        # a real frame's CFA is the stack pointer its caller has (the next frame's, whatever
+        # kind that is); a tail caller has no frame of its own and returns where the
+        # function it jumped to returns (the newer frame's CFA); an inline frame is part of
+        # the frame it is inlined into (the next older one)
+        cfa = [None] * n
+        for i in range(n):
+            if kinds[i] not in (gdb.INLINE_FRAME, gdb.TAILCALL_FRAME) and i + 1 < n:
+                cfa[i] = sps[i + 1]
+        for i in range(n):
+            if kinds[i] == gdb.TAILCALL_FRAME and i > 0:
+                cfa[i] = cfa[i - 1]
+        for i in reversed(range(n)):
+            if kinds[i] == gdb.INLINE_FRAME and i + 1 < n:
+                cfa[i] = cfa[i + 1]
         for i, f in enumerate(frames):
-            # an inline frame shares its physical frame's CFA: the next normal frame's
-            j = i
-            while j < len(frames) and frames[j].type() == gdb.INLINE_FRAME:
-                j += 1
             r = FrameRec()
             r.pc = f.pc()
-            r.cfa = sps[j + 1] if j + 1 < len(frames) else None
+            r.cfa = cfa[i]
             r.name = f.name() or symbolize(r.pc) or "??"
             r.text = describe_frame(f)
             r.runtime = is_runtime_pc(r.pc)
@@ -107,6 +119,22 @@ def describe_frame(f):
     lib = gdb.solib_name(f.pc())
     pc = "0x%016x in " % f.pc()
     return pc + name + (" () from %s" % lib if lib else " ()")
+
+
+def called_from(rec):
+    """The function a frame's call instruction names (the runtime's entry point, which may
+    have tail-called the function on the stack), from the 5-byte direct call before its
+    return address; None when it is not one."""
+    try:
+        arch = gdb.selected_inferior().architecture()
+        insn = arch.disassemble(rec.pc - 5, count=1)[0]
+    except Exception:
+        return None
+    asm = insn["asm"]
+    if insn["addr"] + insn["length"] != rec.pc or not asm.startswith("call") or "<" not in asm:
+        return None
+    name = asm[asm.index("<") + 1:].rstrip(">").split("+")[0]
+    return name.split("@")[0]
 
 
 def boundary(frame_info):
@@ -221,11 +249,15 @@ class Backtrace:
                     skipped.append(frames[k])
                     k += 1
             if skipped:
-                entry = skipped[-1].name
+                entry = called_from(frames[k]) if k < len(frames) else None
+                entry = entry or skipped[-1].name
                 self.note("OpenMP runtime: %s" % entry if i == 0 else
-                          "OpenMP runtime: %s runs task %d" % (entry, chain[i - 1].num))
+                          "OpenMP runtime: %s, a task scheduling point that runs the task "
+                          "above" % entry if self.view.task_kind(chain[i - 1]) == "explicit"
+                          else "OpenMP runtime: %s, which runs the region above" % entry)
             # the task's own frames (older than its enter frame, newer than its exit frame)
-            while k < len(frames) and (b_exit is None or not older_than(frames[k].cfa, b_exit)):
+            while k < len(frames) and (b_exit is None or
+                                       (frames[k].cfa is not None and frames[k].cfa < b_exit)):
                 self.emit(frames[k])
                 k += 1
             last = task
@@ -245,9 +277,8 @@ class Backtrace:
             return
         region = self.view.task_region(last)
         what = "parallel region #%d" % region.num if region is not None and \
-            self.view.task_kind(last) != "explicit" else "task %d" % last.num
-        self.note("%s was created by task %d on gdb thread %d:" % (what, gen.num,
-                                                                  owner.gdb.num))
+            self.view.task_kind(last) != "explicit" else "the task"
+        self.note("%s was created on gdb thread %d, in:" % (what, owner.gdb.num))
         self.walk(owner, self.chain_from(owner, gen), depth + 1)
 
 

@@ -81,7 +81,7 @@ its team, state, and wait id (a lock's address and name, a named critical sectio
             sel = selected(v)
             rows = [("", "gdb", "lwp", "region", "level", "thread", "state", "wait id")]
             for ot in v.threads:
-                r = v.curr_region(ot)
+                r = v.active_region(ot)
                 st, wid = v.state(ot)
                 num = v.thread_num(ot, r)
                 rows.append(("*" if ot is sel else "", str(ot.gdb.num), str(ot.gdb.ptid[1]),
@@ -106,9 +106,8 @@ and each team member's gdb thread and state."""
 
     def run(self, arg):
         with View() as v:
-            for ot in v.threads:
-                v.curr_region(ot)
-            roots = [r for r in v.regions if r.parent is None]
+            roots = [r for r in v.regions if v.region_level(r) > 0 and
+                     (r.parent is None or v.region_level(r.parent) == 0)]
             if not roots:
                 out("No active parallel region.\n")
                 return
@@ -150,7 +149,7 @@ Innermost first: the one it runs, then each it suspended to run it."""
                 chain = v.task_chain(ot)
                 if not chain:
                     continue
-                r = v.curr_region(ot)
+                r = v.active_region(ot)
                 num = v.thread_num(ot, r)
                 st, _ = v.state(ot)
                 out("gdb thread %d (LWP %d)%s, %s:\n" % (

@@ -23,6 +23,16 @@ def symbolize(addr):
     if not addr:
         return ""
     try:
+        block = gdb.block_for_pc(addr)
+    except Exception:
+        block = None
+    while block is not None and block.function is None:
+        block = block.superblock
+    if block is not None and block.function.value().address:
+        start = int(block.function.value().address)
+        name = block.function.print_name
+        return name if start == addr else "%s+%d" % (name, addr - start)
+    try:
         out = gdb.execute("info symbol 0x%x" % addr, to_string=True).strip()
     except gdb.error:
         return ""
@@ -44,8 +54,9 @@ def source_of(addr):
 
 def critical_name(sym):
     """gcc names a named critical section's lock `.gomp_critical_user_NAME`."""
-    if sym.startswith(".gomp_critical_user_"):
-        return sym[len(".gomp_critical_user_"):].split("+")[0]
+    sym = sym.lstrip(".")
+    if sym.startswith("gomp_critical_user_"):
+        return sym[len("gomp_critical_user_"):].split("+")[0]
     return None
 
 
@@ -62,6 +73,7 @@ class Region:
         self.handle = handle
         self.parent = None  # Region
         self.children = []
+        self.level = None
 
 
 class Task:
@@ -90,9 +102,14 @@ class View:
         # number the active regions outermost first, in the order of the threads
         for ot in self.threads:
             self.curr_region(ot)
+        # the implicit parallel region of an initial task (level 0) is no parallel region to
+        # show: it gets number 0
         self.regions.sort(key=lambda r: self.region_level(r))
-        for i, r in enumerate(self.regions):
-            r.num = i + 1
+        n = 0
+        for r in self.regions:
+            if self.region_level(r) > 0:
+                n += 1
+            r.num = n if self.region_level(r) > 0 else 0
         return self
 
     def __exit__(self, *exc):
@@ -189,10 +206,21 @@ class View:
         return v
 
     def region_level(self, region):
-        n, r = 0, region
-        while r is not None:
-            n, r = n + 1, r.parent
-        return n
+        """Its nesting level (levels-var): 1 for an outermost region, 0 for an initial
+        task's implicit region."""
+        if region.level is None:
+            region.level = self.icv_value(region.handle, api.SCOPE_PARALLEL, "levels-var")
+            if region.level is None:  # count the enclosing regions, the implicit one aside
+                n, r = -1, region
+                while r is not None:
+                    n, r = n + 1, r.parent
+                region.level = n
+        return region.level
+
+    def active_region(self, ot):
+        """ot's innermost parallel region, None outside any (level 0 included)."""
+        r = self.curr_region(ot)
+        return r if r is not None and self.region_level(r) > 0 else None
 
     def region_threads(self, region):
         """[(thread number, OmpThread or None)] of the region's team."""
