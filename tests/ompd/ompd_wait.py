@@ -35,3 +35,22 @@ class Wait(gdb.Command):
 
 
 Wait()
+
+
+class BtAll(gdb.Command):
+    """ompd-test-bt-all: `ompd bt` of every OpenMP thread (gdb numbers threads differently
+    in a kernel core: the thread that got the signal comes first)."""
+
+    def __init__(self):
+        super().__init__("ompd-test-bt-all", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        text = gdb.execute("ompd threads", to_string=True)
+        for row in text.splitlines()[1:]:
+            num = row.lstrip("* ").split()[0]
+            gdb.write("== ompd bt of gdb thread %s\n" % num)
+            gdb.execute("thread %s" % num, to_string=True)
+            gdb.execute("ompd bt")
+
+
+BtAll()

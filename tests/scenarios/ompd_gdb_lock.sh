@@ -18,13 +18,13 @@ check_threads() { # LOG WHAT
   expect "$1" "^\* +1 .*work_parallel" "$2: thread 1 (holding the lock) in work_parallel"
 }
 check_bt() { # LOG WHAT
-  expect "$1" "^#0 +lock_region\._omp_fn\.[0-9]+ \(\) at .*states\.c" "$2: bt starts in the outlined body"
+  expect "$1" "^#0 +lock_region\._omp_fn\.[0-9]+ \(.*\) at .*states\.c" "$2: bt starts in the outlined body"
   expect "$1" "OpenMP runtime: omp_set_lock" "$2: bt names the runtime entry it is in"
   expect "$1" "OpenMP runtime: GOMP_parallel\]" "$2: bt leaves out GOMP_parallel on the creating thread"
   expect "$1" "parallel region #1 was created on gdb thread 1, in:" "$2: bt continues on the thread that created the region"
-  expect "$1" "^#[0-9]+ +lock_region \(\) at .*states\.c" "$2: then lock_region"
-  expect "$1" "^#[0-9]+ +main \(\) at .*states\.c" "$2: then main"
-  if grep -E '^#' "$1" | grep -Eq 'GOMP_|tomp_|omp_set_lock'; then bad "$2: runtime frames in ompd bt"; fi
+  expect "$1" "^#[0-9]+ +lock_region \(.*\) at .*states\.c" "$2: then lock_region"
+  expect "$1" "^#[0-9]+ +main \(.*\) at .*states\.c" "$2: then main"
+  if grep -E '^#.*\]$' "$1" | grep -Eq 'GOMP_|tomp_|omp_set_lock'; then bad "$2: runtime frames in ompd bt"; fi
 }
 
 OMP_DEBUG=enabled gdb_live live.log "$W/states" lock <<'G'

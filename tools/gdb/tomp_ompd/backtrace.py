@@ -48,7 +48,7 @@ def is_system_pc(pc):
 
 
 class FrameRec:
-    __slots__ = ("pc", "cfa", "name", "text", "runtime", "system")
+    __slots__ = ("pc", "cfa", "name", "text", "runtime", "system", "where")
 
 
 def read_frames(gdb_thread, limit=512):
@@ -93,6 +93,7 @@ def read_frames(gdb_thread, limit=512):
                 cfa[i] = cfa[i + 1]
         for i, f in enumerate(frames):
             r = FrameRec()
+            r.where = (gdb_thread.num, i)  # gdb's thread and frame numbers
             r.pc = f.pc()
             r.cfa = cfa[i]
             r.name = f.name() or symbolize(r.pc) or "??"
@@ -108,6 +109,26 @@ def read_frames(gdb_thread, limit=512):
             old_frame.select()
 
 
+def frame_args(f):
+    """name=value, ... of the frame's function arguments, as far as gdb can read them."""
+    try:
+        block = f.block()
+    except RuntimeError:
+        return ""
+    while block is not None and block.function is None:
+        block = block.superblock
+    if block is None:
+        return ""
+    out = []
+    for sym in block:
+        if sym.is_argument:
+            try:
+                out.append("%s=%s" % (sym.print_name, sym.value(f)))
+            except (gdb.error, TypeError, ValueError):
+                out.append("%s=?" % sym.print_name)
+    return ", ".join(out)
+
+
 def describe_frame(f):
     name = f.name() or symbolize(f.pc()) or "??"
     try:
@@ -115,7 +136,7 @@ def describe_frame(f):
     except gdb.error:
         sal = None
     if sal is not None and sal.symtab is not None:
-        return "%s () at %s:%d" % (name, sal.symtab.filename, sal.line)
+        return "%s (%s) at %s:%d" % (name, frame_args(f), sal.symtab.filename, sal.line)
     lib = gdb.solib_name(f.pc())
     pc = "0x%016x in " % f.pc()
     return pc + name + (" () from %s" % lib if lib else " ()")
@@ -158,7 +179,11 @@ class Backtrace:
         self.sps = None
 
     def emit(self, rec):
-        self.out("#%-3d %s\n" % (self.n, rec.text))
+        # gdb's numbers too, for `frame N` (and `thread N` for another thread's frames)
+        thread, level = rec.where
+        where = "frame %d" % level if thread == self.thread else \
+            "thread %d frame %d" % (thread, level)
+        self.out("#%-3d %s  [%s]\n" % (self.n, rec.text, where))
         self.n += 1
 
     def note(self, text):
@@ -206,6 +231,7 @@ class Backtrace:
         return chain
 
     def run(self, ot):
+        self.thread = ot.gdb.num
         chain = self.chain_from(ot, self.view.curr_task(ot))
         recorded = any(fr and (fr[0][0] or fr[1][0])
                        for fr in (self.view.task_frames(t) for t in chain))
