@@ -5,7 +5,8 @@
 #                           extension and ompd-test-wait loaded; the commands are read
 #                           from stdin (set pagination off etc. come first)
 #   gdb_core LOG PROG CORE  the same on a core file
-#   kernel_core DIR         the core file the kernel wrote in DIR (empty if none)
+#   kernel_core DIR         the core file the kernel wrote in DIR (empty, and a note on
+#                           stderr, if none)
 #   expect LOG ERE WHAT     LOG has a line matching ERE, or the test fails saying WHAT
 #   fails / bad             count the failures; finish ends the test
 set -u
@@ -53,7 +54,10 @@ gdb_core() { # LOG PROG CORE (commands on stdin)
 }
 
 kernel_core() { # DIR: the core the kernel wrote there (core_pattern "core" or "core.%p")
-  ls -t "$1"/core "$1"/core.* 2>/dev/null | head -1
+  local c
+  c=$(ls -t "$1"/core "$1"/core.* 2>/dev/null | head -1)
+  [ -n "$c" ] || echo "note: the kernel wrote no core file in $1 (core_pattern $(cat /proc/sys/kernel/core_pattern)); kernel core not checked" >&2
+  echo "$c"
 }
 
 expect() { # LOG ERE WHAT

@@ -54,3 +54,24 @@ class BtAll(gdb.Command):
 
 
 BtAll()
+
+
+class ContinueUntil(gdb.Command):
+    """ompd-test-continue-until REGEX: continue until a stop prints a line matching REGEX
+    (at most 200 stops)."""
+
+    def __init__(self):
+        super().__init__("ompd-test-continue-until", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        import re
+        for i in range(200):
+            text = gdb.execute("continue", to_string=True)
+            gdb.write(text)
+            if re.search(arg, text, re.M):
+                gdb.write("ompd-test-continue-until: reached after %d stops\n" % (i + 1))
+                return
+        raise gdb.GdbError("ompd-test-continue-until: /%s/ not seen" % arg)
+
+
+ContinueUntil()

@@ -56,9 +56,7 @@ check_threads gcore.log gcore
 check_bt gcore.log gcore
 
 core=$(kernel_core "$W")
-if [ -z "$core" ]; then
-  echo "note: the kernel wrote no core file here (core_pattern $(cat /proc/sys/kernel/core_pattern)); kernel core not checked"
-else
+if [ -n "$core" ]; then
   gdb_core kcore.log "$W/states" "$core" <<'G'
 ompd threads
 thread 2

@@ -142,6 +142,19 @@ def describe_frame(f):
     return pc + name + (" () from %s" % lib if lib else " ()")
 
 
+def runtime_top(frames):
+    """How many of the newest frames are the runtime's: up to the last runtime frame before
+    the first frame that is neither the runtime's nor the C library's (which the runtime
+    calls to wait, and the program calls too)."""
+    top = 0
+    for i, r in enumerate(frames):
+        if r.runtime:
+            top = i + 1
+        elif not r.system:
+            break
+    return top
+
+
 def called_from(rec):
     """The function a frame's call instruction names (the runtime's entry point, which may
     have tail-called the function on the stack), from the 5-byte direct call before its
@@ -245,15 +258,7 @@ class Backtrace:
         why = "no OpenMP task on this thread" if not chain else \
             "the runtime recorded no task frames (run with OMP_DEBUG=enabled)"
         self.note("%s: runtime frames left out by library, no continuation" % why)
-        # the newest frames up to the last runtime one, when only runtime and system library
-        # frames are among them (the runtime's calls into libc), are the runtime's
-        top = 0
-        for i, r in enumerate(frames):
-            if r.runtime:
-                top = i + 1
-            elif not r.system:
-                break
-        for r in frames[top:]:
+        for r in frames[runtime_top(frames):]:
             if not r.runtime:
                 self.emit(r)
 
@@ -274,6 +279,11 @@ class Backtrace:
                 while k < len(frames) and frames[k].runtime:
                     skipped.append(frames[k])
                     k += 1
+            else:
+                # no enter frame: the thread may still be in the runtime on its way to or
+                # from the task's body (say at a breakpoint function)
+                top = runtime_top(frames)
+                skipped, k = frames[:top], top
             if skipped:
                 entry = called_from(frames[k]) if k < len(frames) else None
                 entry = entry or skipped[-1].name

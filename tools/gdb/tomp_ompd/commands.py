@@ -260,12 +260,14 @@ class BeginBreakpoint(gdb.Breakpoint):
                 if ot is None:
                     return True
                 if self.what == "parallel":
-                    r = v.curr_region(ot)
+                    r = v.active_region(ot)
                     t = v.curr_task(ot)
-                    out("OpenMP parallel region #%d begins: level %s, team of %s, %s\n" % (
-                        r.num if r else 0, v.region_level(r) if r else "?",
-                        v.team_size(r) if r else "?",
-                        v.describe_function(v.task_function(t)) if t else "?"))
+                    fn = v.task_function(t) if t else None
+                    out("OpenMP parallel region begins on gdb thread %d (current region: %s;"
+                        " task: %s)\n" % (
+                            ot.gdb.num, "#%d, level %d, team of %s" % (
+                                r.num, v.region_level(r), v.team_size(r)) if r else "none",
+                            v.describe_function(fn) if fn else "the initial task"))
                 else:
                     t = v.curr_task(ot)
                     out("OpenMP task begins: %s task, %s\n" % (

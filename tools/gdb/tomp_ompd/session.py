@@ -31,9 +31,12 @@ def has_process():
 
 
 def is_core():
+    """Whether the inferior is a core file (not a process that can run)."""
+    conn = getattr(gdb.selected_inferior(), "connection", None)  # gdb 13
+    if conn is not None:
+        return conn.type == "core"
     try:
-        return "core file" in gdb.execute("info target", to_string=True).lower() and \
-            "native process" not in gdb.execute("info target", to_string=True).lower()
+        return "Local core dump file" in gdb.execute("info target", to_string=True)
     except gdb.error:
         return False
 
