@@ -299,6 +299,13 @@ class View:
                 (en.frame_address.address, en.frame_flag))
 
     def task_kind(self, task):
+        """explicit, implicit, or initial (an implicit task no task generated)."""
+        kind = self._task_kind(task)
+        if kind == "implicit" and self.generating_task(task) is None:
+            return "initial"
+        return kind
+
+    def _task_kind(self, task):
         for name, kind in (("implicit-task-var", "implicit"), ("explicit-task-var", "explicit")):
             for scope in (api.SCOPE_TASK, api.SCOPE_IMPLICIT_TASK):
                 v = self.icv_value(task.handle, scope, name)
