@@ -64,23 +64,57 @@ static ompd_rc_t task_make(ompd_address_space_handle_t *as, uint64_t task,
   return ompd_rc_ok;
 }
 
+/* Whether team's region is still on: its primary thread is in it, or in a region nested in
+ * it (a finished region's team struct stays as it was until it is reused). */
+static ompd_rc_t team_active(ompd_address_space_handle_t *as, uint64_t team, uint32_t level) {
+  uint64_t threads, master, t;
+  ompd_rc_t rc;
+  if ((rc = tompd_u64(as, team + LAY(as).team_threads, &threads)) != ompd_rc_ok ||
+      (rc = tompd_u64(as, threads, &master)) != ompd_rc_ok ||
+      (rc = tompd_u64(as, master + LAY(as).thread_team, &t)) != ompd_rc_ok)
+    return rc;
+  for (unsigned steps = 0; t && steps < 256; steps++) {
+    uint32_t l;
+    if (t == team) return ompd_rc_ok;
+    if ((rc = tompd_u32(as, t + LAY(as).team_level, &l)) != ompd_rc_ok) return rc;
+    if (l <= level) break;
+    if ((rc = tompd_u64(as, t + LAY(as).team_parent, &t)) != ompd_rc_ok) return rc;
+  }
+  return ompd_rc_stale_handle;
+}
+
 ompd_rc_t tompd_parallel_check(ompd_parallel_handle_t *ph) {
   if (!ph->team) return ompd_rc_ok; /* an initial thread's region lasts as long as it */
   uint64_t id, parent;
   uint32_t level;
   ompd_rc_t rc = team_identity(ph->as, ph->team, &id, &parent, &level);
   if (rc != ompd_rc_ok) return rc;
-  return id == ph->id && parent == ph->parent && level == ph->level ? ompd_rc_ok
-                                                                    : ompd_rc_stale_handle;
+  if (id != ph->id || parent != ph->parent || level != ph->level) return ompd_rc_stale_handle;
+  return team_active(ph->as, ph->team, level);
 }
 
+/* A task is gone when what identified it changed, when (explicit) its body has returned
+ * (every path but the tiny task's sets the exit frame while the body runs, suspended or
+ * not), or when (implicit) its region has ended. */
 ompd_rc_t tompd_task_check(ompd_task_handle_t *th) {
-  uint64_t parent;
-  uint32_t flags;
-  ompd_rc_t rc = tompd_u64(th->as, th->addr + LAY(th->as).task_parent, &parent);
-  if (rc == ompd_rc_ok) rc = tompd_u32(th->as, th->addr + LAY(th->as).task_flags, &flags);
+  ompd_address_space_handle_t *as = th->as;
+  uint64_t parent, team, exit_frame;
+  uint32_t flags, level;
+  ompd_rc_t rc = tompd_u64(as, th->addr + LAY(as).task_parent, &parent);
+  if (rc == ompd_rc_ok) rc = tompd_u32(as, th->addr + LAY(as).task_flags, &flags);
   if (rc != ompd_rc_ok) return rc;
-  return parent == th->parent && flags == th->flags ? ompd_rc_ok : ompd_rc_stale_handle;
+  if (parent != th->parent || flags != th->flags) return ompd_rc_stale_handle;
+  if ((flags & TOMP_OMPD_TASK_EXPLICIT) && !(flags & TOMP_OMPD_TASK_TINY)) {
+    if ((rc = tompd_u64(as, th->addr + LAY(as).task_frame, &exit_frame)) != ompd_rc_ok) return rc;
+    return exit_frame ? ompd_rc_ok : ompd_rc_stale_handle;
+  }
+  if (flags & TOMP_OMPD_TASK_IMPLICIT) {
+    if ((rc = tompd_u64(as, th->addr + LAY(as).task_team, &team)) != ompd_rc_ok ||
+        (rc = tompd_u32(as, team + LAY(as).team_level, &level)) != ompd_rc_ok)
+      return rc;
+    return team_active(as, team, level);
+  }
+  return ompd_rc_ok;
 }
 
 ompd_rc_t tompd_parallel_size(ompd_parallel_handle_t *ph, uint32_t *n) {

@@ -10,7 +10,7 @@ bool tompd_thread_ok(const ompd_thread_handle_t *th) {
 /* The table's entry for number g (0: none), and how many numbers were handed out. */
 static ompd_rc_t table_count(ompd_address_space_handle_t *as, uint32_t *n) {
   ompd_rc_t rc = tompd_u32(as, as->L.thread_table + offsetof(tomp_thread_table_t, count), n);
-  if (rc == ompd_rc_ok && *n > as->chunk_size * as->max_chunks) return ompd_rc_error;
+  if (rc == ompd_rc_ok && *n > (uint64_t)as->chunk_size * as->max_chunks) return ompd_rc_error;
   return rc;
 }
 static ompd_rc_t table_entry(ompd_address_space_handle_t *as, uint32_t g, uint64_t *thr) {
