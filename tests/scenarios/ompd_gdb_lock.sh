@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gdb and tomp's OMPD library (tools/gdb, docs/ompd.md) on a thread blocked in omp_set_lock
 # while another holds the lock (tests/ompd/states.c lock): live, then on the core gdb writes
-# (gcore) and on the one the kernel writes when the process is killed (SIGABRT).
+# (gcore) and on the one the kernel writes when the process is killed (SIGABRT); live on a
+# stripped libtomp too.
 #   ompd threads: the waiter is in state wait_lock with wait id = &test_lock, named
 #   ompd bt (the waiter): omp_set_lock's frames left out, the outlined body, then the call
 #   path on the thread that created the region: lock_region, main
@@ -54,6 +55,19 @@ ompd bt
 G
 check_threads gcore.log gcore
 check_bt gcore.log gcore
+
+# a stripped libtomp (only its dynamic symbols): the same from the extension
+mkdir -p stripped
+strip --strip-all -o stripped/libgomp.so.1 "$B/libtomp.so"
+cp "$B/libtompd.so" stripped/
+OMP_DEBUG=enabled LD_LIBRARY_PATH="$W/stripped" timeout -k 5 240 gdb "${GDB_INIT[@]}" \
+  -ex run -ex "ompd-test-wait wait_lock=1" -ex "ompd info" -ex "thread 2" -ex "ompd bt" -ex kill \
+  --args "$W/states" lock >stripped.log 2>&1
+echo "== stripped.log"; cat stripped.log
+expect stripped.log "OMPD library: $W/stripped/libtompd.so" "stripped: the library beside the runtime"
+expect stripped.log "wait_lock +0x[0-9a-f]+ \(test_lock\)" "stripped: the waiting thread"
+expect stripped.log "OpenMP runtime: omp_set_lock" "stripped: bt leaves out the runtime"
+expect stripped.log "^#[0-9]+ +main \(.*\) at .*states\.c" "stripped: bt reaches main"
 
 core=$(kernel_core "$W")
 if [ -n "$core" ]; then

@@ -65,6 +65,10 @@ class Sub(gdb.Command):
             raise gdb.GdbError("ompd: %s" % e)
         except api.OmpdError as e:
             raise gdb.GdbError("ompd: %s" % e)
+        except (gdb.GdbError, KeyboardInterrupt):
+            raise
+        except Exception as e:  # a target we cannot make sense of: say so, do not crash
+            raise gdb.GdbError("ompd %s: %s: %s" % (self.name, type(e).__name__, e))
 
 
 class Threads(Sub):
