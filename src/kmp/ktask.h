@@ -107,6 +107,13 @@ kmp_int32 __kmpc_cancel(ident_t *loc, kmp_int32 gtid, kmp_int32 cncl_kind) TOMP_
 kmp_int32 __kmpc_cancellationpoint(ident_t *loc, kmp_int32 gtid, kmp_int32 cncl_kind) TOMP_EXPORT;
 kmp_int32 __kmpc_cancel_barrier(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
 
+/* teams.c */
+void __kmpc_push_num_teams(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams,
+                           kmp_int32 num_threads) TOMP_EXPORT;
+void __kmpc_push_num_teams_51(ident_t *loc, kmp_int32 gtid, kmp_int32 num_teams_lb,
+                              kmp_int32 num_teams_ub, kmp_int32 num_threads) TOMP_EXPORT;
+void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...) TOMP_EXPORT;
+
 /* alloc.c */
 void *__kmpc_alloc(kmp_int32 gtid, size_t size, uintptr_t allocator) TOMP_EXPORT;
 void *__kmpc_aligned_alloc(kmp_int32 gtid, size_t align, size_t size,

@@ -115,8 +115,7 @@ static inline unsigned team_size(tomp_thread_t *thr) {
   return thr->team ? thr->team->nthreads : 1;
 }
 
-static void *taskred_init(kmp_int32 num, void *data, bool new_form) {
-  tomp_thread_t *thr = tomp_thread();
+static void *taskred_init(tomp_thread_t *thr, kmp_int32 num, void *data, bool new_form) {
   kred_t *r = build(num, data, new_form);
   r->nthreads = team_size(thr);
   if (!tomp_task_reduction_register(thr, &r->set)) {
@@ -128,11 +127,15 @@ static void *taskred_init(kmp_int32 num, void *data, bool new_form) {
 }
 
 TOMP_EXPORT void *__kmpc_taskred_init(kmp_int32 gtid, kmp_int32 num, void *data) {
-  return taskred_init(num, data, true);
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  return taskred_init(thr, num, data, true);
 }
 
 TOMP_EXPORT void *__kmpc_task_reduction_init(kmp_int32 gtid, kmp_int32 num, void *data) {
-  return taskred_init(num, data, false);
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  return taskred_init(thr, num, data, false);
 }
 
 static inline bool ours(const tomp_redset_t *s) {
@@ -163,8 +166,8 @@ void tomp_kmp_taskred_finish(tomp_thread_t *thr, tomp_redset_t *r, const tomp_re
 
 #define SLOT_BUSY ((void *)1)
 
-static void *modifier_init(kmp_int32 is_ws, kmp_int32 num, void *data, bool new_form) {
-  tomp_thread_t *thr = tomp_thread();
+static void *modifier_init(tomp_thread_t *thr, kmp_int32 is_ws, kmp_int32 num, void *data,
+                           bool new_form) {
   tomp_team_t *team = thr->team;
   kred_t *r = build(num, data, new_form);
   r->nthreads = team_size(thr);
@@ -190,12 +193,16 @@ static void *modifier_init(kmp_int32 is_ws, kmp_int32 num, void *data, bool new_
 
 TOMP_EXPORT void *__kmpc_taskred_modifier_init(ident_t *loc, kmp_int32 gtid, kmp_int32 is_ws,
                                                kmp_int32 num, void *data) {
-  return modifier_init(is_ws, num, data, true);
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  return modifier_init(thr, is_ws, num, data, true);
 }
 
 TOMP_EXPORT void *__kmpc_task_reduction_modifier_init(ident_t *loc, kmp_int32 gtid, kmp_int32 is_ws,
                                                       kmp_int32 num, void *data) {
-  return modifier_init(is_ws, num, data, false);
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  return modifier_init(thr, is_ws, num, data, false);
 }
 
 TOMP_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t *loc, kmp_int32 gtid,
