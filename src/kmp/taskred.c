@@ -38,8 +38,8 @@ typedef struct kred {
   kred_item_t item[];
 } kred_t;
 
-#define ITEM_ALIGN 16
-#define BLOCK_ALIGN 64
+#define ITEM_ALIGN TOMP_CACHELINE
+#define BLOCK_ALIGN TOMP_CACHELINE
 
 static kred_t *build(kmp_int32 num, const void *data, bool new_form) {
   size_t n = num > 0 ? (size_t)num : 0, off = 0;
@@ -65,13 +65,16 @@ static kred_t *build(kmp_int32 num, const void *data, bool new_form) {
       it->fini = in->reduce_fini;
       it->comb = in->reduce_comb;
     }
-    off = (off + ITEM_ALIGN - 1) & ~(size_t)(ITEM_ALIGN - 1);
+    /* Each copy gets whole cache lines, as in libomp: clang 14 passes an array section's
+     * element size, not the section's, and its initialiser and combiner go over the whole
+     * section, which then fits as long as it is no longer than a line (larger ones overrun
+     * libomp's copies too). */
     it->off = off;
-    off += it->size;
+    off += ((it->size ? it->size : 1) + ITEM_ALIGN - 1) & ~(size_t)(ITEM_ALIGN - 1);
   }
   tomp_redset_t *s = &r->set;
   s->nitems = n;
-  s->size = ((off ? off : 1) + BLOCK_ALIGN - 1) & ~(size_t)(BLOCK_ALIGN - 1);
+  s->size = off ? off : ITEM_ALIGN;
   s->align = BLOCK_ALIGN;
   s->items = (const char *)r->item;
   s->stride = sizeof(kred_item_t);

@@ -23,8 +23,8 @@ typedef struct {
   } data1, data2;
 } kmp_task_t;
 
-kmp_task_t *__kmpc_omp_task_alloc(void *loc, int32_t gtid, int32_t flags, size_t sz,
-                                  size_t shsz, entry_t entry);
+kmp_task_t *__kmpc_omp_task_alloc(void *loc, int32_t gtid, int32_t flags, size_t sz, size_t shsz,
+                                  entry_t entry);
 int32_t __kmpc_omp_task(void *loc, int32_t gtid, kmp_task_t *t);
 void __kmpc_omp_task_begin_if0(void *loc, int32_t gtid, kmp_task_t *t);
 void __kmpc_omp_task_complete_if0(void *loc, int32_t gtid, kmp_task_t *t);
@@ -72,9 +72,8 @@ static int32_t plain_dtor(int32_t gtid, void *p) {
 static int seven = 7, eight = 8;
 
 static kmp_task_t *make_plain(int32_t gtid) {
-  kmp_task_t *t =
-      __kmpc_omp_task_alloc(NULL, gtid, TIED | DESTRUCTORS, sizeof(plain_task_t), 2 * sizeof(int *),
-                            plain_body);
+  kmp_task_t *t = __kmpc_omp_task_alloc(NULL, gtid, TIED | DESTRUCTORS, sizeof(plain_task_t),
+                                        2 * sizeof(int *), plain_body);
   CHECK(t && t->shareds && ((uintptr_t)t->shareds % sizeof(void *)) == 0);
   CHECK((char *)t->shareds >= (char *)t + sizeof(plain_task_t));
   int **sh = t->shareds;
@@ -118,7 +117,8 @@ static int hits[100], dups, last_flags, loop_dtors;
 static int32_t loop_body(int32_t gtid, void *p) {
   loop_task_t *t = p;
   CHECK(t->fp == 5);
-  for (uint64_t i = t->lb; i <= t->ub; i += (uint64_t)t->st) __atomic_fetch_add(&hits[i], 1, __ATOMIC_SEQ_CST);
+  for (uint64_t i = t->lb; i <= t->ub; i += (uint64_t)t->st)
+    __atomic_fetch_add(&hits[i], 1, __ATOMIC_SEQ_CST);
   if (t->liter) CHECK(t->ub == 99);
   return 0;
 }
@@ -146,8 +146,12 @@ typedef struct {
 } red_input_t;
 
 static int red_threads;
-static void red_init(void *priv) { *(long *)priv = 0; }
-static void red_comb(void *shar, void *priv) { *(long *)shar += *(long *)priv; }
+static void red_init(void *priv) {
+  *(long *)priv = 0;
+}
+static void red_comb(void *shar, void *priv) {
+  *(long *)shar += *(long *)priv;
+}
 
 typedef struct {
   kmp_task_t t;
@@ -168,7 +172,8 @@ static void run_all(int nth) {
   int32_t gtid = __kmpc_global_thread_num(NULL);
   ran = dtors = parts = 0;
   /* deferred (or run at once: the runtime decides), then if(0) */
-  for (int i = 0; i < 10; i++) __kmpc_omp_task(NULL, gtid, make_plain(gtid));
+  for (int i = 0; i < 10; i++)
+    __kmpc_omp_task(NULL, gtid, make_plain(gtid));
   __kmpc_omp_taskwait(NULL, gtid);
   CHECKF(ran == 10 && dtors == 10, "ran %d dtors %d", ran, dtors);
   kmp_task_t *t = make_plain(gtid);
@@ -181,12 +186,14 @@ static void run_all(int nth) {
   /* untied, deferred and if(0) */
   ran = parts = 0;
   for (int i = 0; i < 10; i++)
-    __kmpc_omp_task(NULL, gtid, __kmpc_omp_task_alloc(NULL, gtid, 0, sizeof(kmp_task_t), 0, untied_body));
+    __kmpc_omp_task(NULL, gtid,
+                    __kmpc_omp_task_alloc(NULL, gtid, 0, sizeof(kmp_task_t), 0, untied_body));
   __kmpc_omp_taskwait(NULL, gtid);
   CHECKF(ran == 10 && parts == 30, "ran %d parts %d", ran, parts);
 
   /* taskloop, num_tasks(4) */
-  for (int i = 0; i < 100; i++) hits[i] = 0;
+  for (int i = 0; i < 100; i++)
+    hits[i] = 0;
   dups = last_flags = loop_dtors = 0;
   loop_task_t *lt = (loop_task_t *)__kmpc_omp_task_alloc(NULL, gtid, TIED | DESTRUCTORS,
                                                          sizeof(loop_task_t), 0, loop_body);
@@ -196,7 +203,8 @@ static void run_all(int nth) {
   lt->fp = 5;
   lt->t.data1.destructors = loop_dtor;
   __kmpc_taskloop(NULL, gtid, &lt->t, 1, &lt->lb, &lt->ub, 1, 0, 2, 4, (void *)loop_dup);
-  for (int i = 0; i < 100; i++) CHECKF(hits[i] == 1, "iteration %d ran %d times", i, hits[i]);
+  for (int i = 0; i < 100; i++)
+    CHECKF(hits[i] == 1, "iteration %d ran %d times", i, hits[i]);
   CHECKF(dups == 4 && last_flags == 1, "dups %d last %d", dups, last_flags);
   CHECKF(loop_dtors == 5, "destructors %d (4 chunks and the pattern)", loop_dtors);
 
@@ -207,8 +215,8 @@ static void run_all(int nth) {
   red_input_t in = {&red_var, sizeof(long), (void *)red_init, NULL, (void *)red_comb, 0};
   void *tg = __kmpc_task_reduction_init(gtid, 1, &in);
   for (int i = 0; i < 20; i++) {
-    red_task_t *rt = (red_task_t *)__kmpc_omp_task_alloc(NULL, gtid, TIED, sizeof(red_task_t), 0,
-                                                          red_body);
+    red_task_t *rt =
+        (red_task_t *)__kmpc_omp_task_alloc(NULL, gtid, TIED, sizeof(red_task_t), 0, red_body);
     rt->tg = tg;
     __kmpc_omp_task(NULL, gtid, &rt->t);
   }
@@ -227,8 +235,7 @@ static void run_all(int nth) {
 int main(void) {
   run_all(1);
 #pragma omp parallel num_threads(3)
-#pragma omp single
-  run_all(omp_get_num_threads());
+  if (omp_get_thread_num() == 0) run_all(omp_get_num_threads());
   printf("ok\n");
   return 0;
 }

@@ -14,25 +14,27 @@ int main(void) {
   CHECK(al != omp_null_allocator);
   int x = 3, ok = 1;
   double arr[16];
-  for (int i = 0; i < 16; i++) arr[i] = i;
-#pragma omp parallel num_threads(3) firstprivate(x) allocate(omp_low_lat_mem_alloc : x)      \
-    shared(ok)
+  for (int i = 0; i < 16; i++)
+    arr[i] = i;
+#pragma omp parallel num_threads(3) firstprivate(x) allocate(omp_low_lat_mem_alloc : x) shared(ok)
   {
     if (x != 3) ok = 0;
-#pragma omp single
-    for (int t = 0; t < 10; t++) {
+    if (omp_get_thread_num() == 0)
+      for (int t = 0; t < 10; t++) {
 #pragma omp task firstprivate(arr, t) allocate(al : arr) shared(ok)
-      {
-        for (int i = 0; i < 16; i++)
-          if (arr[i] != i) ok = 0;
-        arr[0] = t; /* the task's own copy */
+        {
+          for (int i = 0; i < 16; i++)
+            if (arr[i] != i) ok = 0;
+          arr[0] = t; /* the task's own copy */
+        }
       }
-    }
     int loc[32];
 #pragma omp allocate(loc) allocator(omp_default_mem_alloc)
-    for (int i = 0; i < 32; i++) loc[i] = i + omp_get_thread_num();
+    for (int i = 0; i < 32; i++)
+      loc[i] = i + omp_get_thread_num();
     long s = 0;
-    for (int i = 0; i < 32; i++) s += loc[i];
+    for (int i = 0; i < 32; i++)
+      s += loc[i];
     if (s != 496 + 32 * omp_get_thread_num()) ok = 0;
   }
   CHECK(ok && arr[0] == 0);

@@ -3,7 +3,8 @@
  * the cancellation at their cancellation points, and the taskgroup's end still waits for
  * every member.  Tasks of other taskgroups are not affected.  Also cancel parallel with the
  * cancellable barrier (__kmpc_cancel_barrier).
- * test-env: OMP_CANCELLATION=true */
+ * test-env: OMP_CANCELLATION=true
+ */
 #include <omp.h>
 #include <stdio.h>
 
@@ -16,8 +17,7 @@ int main(void) {
   for (int rep = 0; rep < 5; rep++) {
     int ran = 0, after_cancel = 0, other = 0;
 #pragma omp parallel num_threads(4) shared(ran, after_cancel, other)
-#pragma omp single
-    {
+    if (omp_get_thread_num() == 0) {
 #pragma omp taskgroup
       {
         for (int i = 0; i < NT; i++) {

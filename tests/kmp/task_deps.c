@@ -14,14 +14,18 @@ static void chains(void) {
   int a = 0, b = 0, log[N], n = 0;
   for (int i = 0; i < N; i++) {
 #pragma omp task depend(inout : a) shared(a, log, n)
-    { log[n++] = a; a++; }
+    {
+      log[n++] = a;
+      a++;
+    }
   }
 #pragma omp task depend(in : a) depend(out : b) shared(a, b)
   b = a * 2;
 #pragma omp taskwait depend(in : b)
   CHECK(b == 2 * N);
 #pragma omp taskwait
-  for (int i = 0; i < N; i++) CHECKF(log[i] == i, "chain step %d saw %d", i, log[i]);
+  for (int i = 0; i < N; i++)
+    CHECKF(log[i] == i, "chain step %d saw %d", i, log[i]);
 
   /* mutexinoutset: between a writer before and a reader after, members one at a time */
   int m = 0, inside = 0, bad = 0, seen = -1;
@@ -52,7 +56,7 @@ static void chains(void) {
   int arr[4] = {0}, r = 0;
   omp_depend_t obj;
 #pragma omp depobj(obj) depend(inout : arr[1])
-#pragma omp task depend(out : arr[1 : 1]) shared(arr)
+#pragma omp task depend(out : arr [1:1]) shared(arr)
   arr[1] = 7;
 #pragma omp task depend(depobj : obj) shared(arr)
   arr[1] += 1;
@@ -83,8 +87,7 @@ static void detached(void) {
 int main(void) {
   chains();
 #pragma omp parallel num_threads(4)
-#pragma omp single
-  {
+  if (omp_get_thread_num() == 0) {
     chains();
     detached();
   }

@@ -12,9 +12,12 @@
 #define N 1000
 static int hit[N];
 
-static void reset(void) { memset(hit, 0, sizeof hit); }
+static void reset(void) {
+  memset(hit, 0, sizeof hit);
+}
 static void all_once(const char *what) {
-  for (int i = 0; i < N; i++) CHECKF(hit[i] == 1, "%s: iteration %d ran %d times", what, i, hit[i]);
+  for (int i = 0; i < N; i++)
+    CHECKF(hit[i] == 1, "%s: iteration %d ran %d times", what, i, hit[i]);
 }
 
 static void loops(void) {
@@ -44,14 +47,17 @@ static void loops(void) {
   reset();
 #pragma omp taskloop collapse(2) grainsize(33)
   for (int i = 0; i < 10; i++)
-    for (int j = 0; j < N / 10; j++) __atomic_fetch_add(&hit[i * (N / 10) + j], 1, __ATOMIC_RELAXED);
+    for (int j = 0; j < N / 10; j++)
+      __atomic_fetch_add(&hit[i * (N / 10) + j], 1, __ATOMIC_RELAXED);
   all_once("collapse(2)");
 
   reset();
 #pragma omp taskloop nogroup untied priority(1)
-  for (int i = 0; i < N; i += 2) __atomic_fetch_add(&hit[i], 1, __ATOMIC_RELAXED);
+  for (int i = 0; i < N; i += 2)
+    __atomic_fetch_add(&hit[i], 1, __ATOMIC_RELAXED);
 #pragma omp taskloop if (0) num_tasks(4)
-  for (int i = 1; i < N; i += 2) __atomic_fetch_add(&hit[i], 1, __ATOMIC_RELAXED);
+  for (int i = 1; i < N; i += 2)
+    __atomic_fetch_add(&hit[i], 1, __ATOMIC_RELAXED);
 #pragma omp taskwait
   all_once("nogroup + if(0)");
 
@@ -66,15 +72,15 @@ static void loops(void) {
 
   unsigned long long big = 0;
 #pragma omp taskloop reduction(+ : big) grainsize(100)
-  for (unsigned long long k = 1ull << 40; k < (1ull << 40) + 1000; k++) big += k - (1ull << 40);
+  for (unsigned long long k = 1ull << 40; k < (1ull << 40) + 1000; k++)
+    big += k - (1ull << 40);
   CHECK(big == 499500);
 }
 
 int main(void) {
   loops();
 #pragma omp parallel num_threads(4)
-#pragma omp single
-  loops();
+  if (omp_get_thread_num() == 0) loops();
   printf("ok\n");
   return 0;
 }
