@@ -1083,6 +1083,41 @@ static void run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p
   undeferred_release(x);
 }
 
+void tomp_task_begin_included(tomp_thread_t *thr, tomp_task_t *t, void *exit_frame,
+                              tomp_included_t *save) {
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  tomp_xtask_t *x = tomp_xtask(t);
+  t->flags |= TOMP_TASK_UNDEFERRED;
+  x->hold = 1;
+  ompt_task_create(thr, p, x, false);
+  save->state = thr->state;
+  save->wait_id = thr->wait_id;
+  tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
+  tomp_task_enter(thr, t, p, exit_frame, TOMP_ENTER_INCLUDED);
+  ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, t);
+  tomp_set_state(thr, ompt_state_work_parallel, 0);
+}
+
+/* run_task_body's end and run_undeferred's, for a body the front-end ran */
+void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t, const tomp_included_t *save) {
+  tomp_xtask_t *x = tomp_xtask(t);
+  tomp_task_t *p = t->parent;
+  tomp_task_leave(thr, t, p, TOMP_ENTER_INCLUDED);
+  if (x->detached) {
+    tomp_set_state(thr, save->state, save->wait_id);
+    if (tomp_listening())
+      ompt_detached_end(x, false, p);
+    else if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0)
+      complete(x);
+    wait_event(thr, thr->team, p, x);
+  } else {
+    ompt_task_schedule(t, TOMP_EV_TASK_COMPLETE, p);
+    tomp_set_state(thr, save->state, save->wait_id);
+    complete(x);
+  }
+  undeferred_release(x);
+}
+
 void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *deps, size_t ndeps) {
   /* scalar loads: a 16-byte load of both would stall on the two 8-byte stores made when
    * the previous task switched thr->task */

@@ -215,6 +215,20 @@ tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *spec,
 void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *deps,
                       size_t ndeps) TOMP_HIDDEN;
 void tomp_task_free_unsubmitted(tomp_task_t *t) TOMP_HIDDEN;
+/* An undeferred task whose body the front-end calls itself (LLVM's if(0) task: the compiled
+ * code calls __kmpc_omp_task_begin_if0, the task's function, then
+ * __kmpc_omp_task_complete_if0).  t comes from tomp_task_alloc and is never submitted; its
+ * dependences were waited for before (tomp_taskwait_deps).  begin makes t the current task
+ * (exit_frame: the frame that calls the body), end completes it, waits for its event if it
+ * has one and frees it.  save keeps the thread's state across the body. */
+typedef struct tomp_included {
+  int state;
+  uint64_t wait_id;
+} tomp_included_t;
+void tomp_task_begin_included(tomp_thread_t *thr, tomp_task_t *t, void *exit_frame,
+                              tomp_included_t *save) TOMP_HIDDEN;
+void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t,
+                            const tomp_included_t *save) TOMP_HIDDEN;
 /* The common undeferred case, short-cut: no dependences, no detach, no copy function and
  * the argument block used in place.  flags are TOMP_TF_*; the caller has checked that the
  * task must or may run at once (tomp_task_runs_at_once). */

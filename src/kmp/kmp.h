@@ -149,4 +149,33 @@ static inline kmp_int32 tomp_kmp_gtid(void) {
 /* thread.c */
 kmp_int32 __kmpc_global_thread_num(ident_t *loc) TOMP_EXPORT;
 
+/* invoke.c: fn(gtid, btid, argv[0], ..., argv[argc-1]); argv has at least TOMP_KMP_ARGV_MIN
+ * entries (unused ones NULL) whatever argc is. */
+#define TOMP_KMP_ARGV_MIN 4
+void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc,
+                     void **argv) TOMP_HIDDEN;
+
+/* parallel.c: the clauses __kmpc_push_* record for the calling thread's next region (0: no
+ * clause); the region's entry point consumes them. */
+typedef struct tomp_kmp_push {
+  unsigned nthreads; /* num_threads */
+  unsigned bind;     /* proc_bind, TOMP_BIND_* */
+} tomp_kmp_push_t;
+extern __thread tomp_kmp_push_t tomp_kmp_push __attribute__((tls_model("initial-exec")))
+TOMP_HIDDEN;
+
+void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...) TOMP_EXPORT;
+void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads) TOMP_EXPORT;
+void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind) TOMP_EXPORT;
+void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_barrier(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+kmp_int32 __kmpc_bound_thread_num(ident_t *loc) TOMP_EXPORT;
+kmp_int32 __kmpc_bound_num_threads(ident_t *loc) TOMP_EXPORT;
+kmp_int32 __kmpc_global_num_threads(ident_t *loc) TOMP_EXPORT;
+kmp_int32 __kmpc_in_parallel(ident_t *loc) TOMP_EXPORT;
+kmp_int32 __kmpc_ok_to_fork(ident_t *loc) TOMP_EXPORT;
+void __kmpc_begin(ident_t *loc, kmp_int32 flags) TOMP_EXPORT;
+void __kmpc_end(ident_t *loc) TOMP_EXPORT;
+
 #endif
