@@ -679,6 +679,10 @@ void tomp_bind_thread(tomp_thread_t *thr, tomp_team_t *team, unsigned bind) {
 
 /* ---- Text forms ---------------------------------------------------------------------------- */
 
+/* Where the next piece of a text form goes: NULL once there is no room left (snprintf(NULL, 0)
+ * only measures; buf itself may be NULL when n is 0, and NULL + 0 is undefined behaviour). */
+static inline char *tail(char *buf, size_t n, size_t pos) { return pos < n ? buf + pos : NULL; }
+
 /* Append "a-b,c" ranges of a sorted id list. */
 static size_t fmt_ids(char *buf, size_t n, size_t pos, const int *ids, int cnt, bool braces_style) {
   for (int i = 0; i < cnt;) {
@@ -687,12 +691,12 @@ static size_t fmt_ids(char *buf, size_t n, size_t pos, const int *ids, int cnt, 
     const char *sep = i ? "," : "";
     int w;
     if (j == i)
-      w = snprintf(buf + (pos < n ? pos : n), pos < n ? n - pos : 0, "%s%d", sep, ids[i]);
+      w = snprintf(tail(buf, n, pos), pos < n ? n - pos : 0, "%s%d", sep, ids[i]);
     else if (braces_style)
-      w = snprintf(buf + (pos < n ? pos : n), pos < n ? n - pos : 0, "%s%d:%d", sep, ids[i],
+      w = snprintf(tail(buf, n, pos), pos < n ? n - pos : 0, "%s%d:%d", sep, ids[i],
                    j - i + 1);
     else
-      w = snprintf(buf + (pos < n ? pos : n), pos < n ? n - pos : 0, "%s%d-%d", sep, ids[i], ids[j]);
+      w = snprintf(tail(buf, n, pos), pos < n ? n - pos : 0, "%s%d-%d", sep, ids[i], ids[j]);
     pos += (size_t)(w > 0 ? w : 0);
     i = j + 1;
   }
@@ -703,10 +707,10 @@ size_t tomp_places_format(char *buf, size_t n) {
   size_t pos = 0;
   if (n) buf[0] = 0;
   for (int i = 0; i < tomp_nplaces; i++) {
-    int w = snprintf(buf + (pos < n ? pos : n), pos < n ? n - pos : 0, "%s{", i ? "," : "");
+    int w = snprintf(tail(buf, n, pos), pos < n ? n - pos : 0, "%s{", i ? "," : "");
     pos += (size_t)(w > 0 ? w : 0);
     pos = fmt_ids(buf, n, pos, tomp_places[i].procs, tomp_places[i].nprocs, true);
-    w = snprintf(buf + (pos < n ? pos : n), pos < n ? n - pos : 0, "}");
+    w = snprintf(tail(buf, n, pos), pos < n ? n - pos : 0, "}");
     pos += (size_t)(w > 0 ? w : 0);
   }
   return pos;

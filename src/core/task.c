@@ -100,6 +100,7 @@ static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, ta
   x->detached = 0;
   x->has_mutex = 0;
   x->pref = 0;
+  x->must_run = 0;
   x->ndeps = 0;
   x->dep_room = 0;
   x->arg_size = 0;
@@ -436,7 +437,7 @@ bool tomp_task_make_ready(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
 }
 
 bool tomp_task_discarded(tomp_xtask_t *x) {
-  if (!tomp_g.cancellation) return false;
+  if (!tomp_g.cancellation || x->must_run) return false;
   tomp_team_t *team = x->t.team;
   if (team && (tomp_load_acq(&team->cancelled) & TOMP_CANCEL_PARALLEL)) return true;
   tomp_taskgroup_t *tg = x->t.taskgroup;
@@ -898,6 +899,7 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
     x->detached = 0;
     x->has_mutex = 0;
     x->pref = 0;
+    x->must_run = 0;
     /* a tool whose path turns on while the task waits (a dormant tool asking late, a
      * Collector session) sees it scheduled: with empty data, not its block's last user's */
     x->t.task_data.value = 0;
@@ -990,6 +992,7 @@ static inline void task_setup(tomp_xtask_t *x, tomp_thread_t *thr, tomp_task_t *
   x->refs = 1; /* the task itself, or for an undeferred one its encountering thread */
   x->pending = s->detach ? 2 : 1;
   x->detached = s->detach;
+  x->must_run = s->must_run;
 }
 
 tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void **args) {

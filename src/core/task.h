@@ -112,6 +112,7 @@ typedef struct tomp_xtask {
   uint8_t pref;                 /* holds a reference on its (explicit) parent until freed */
   uint16_t cls;                 /* allocation size class, 0 = plain malloc */
   uint16_t dep_room;            /* dependence nodes the block holds (more are malloc'd) */
+  uint8_t must_run;             /* never discarded by cancellation (tomp_task_spec_t) */
   struct task_ctx *owner;       /* free list the block returns to (task.c) */
   uint32_t ndeps;
   uint32_t arg_size;            /* bytes at t.data: the task's argument block (OMPT) */
@@ -199,6 +200,11 @@ typedef struct tomp_task_spec {
   int priority;                 /* clamped by the caller to max-task-priority-var */
   size_t ndeps;                 /* dependences the submit will likely pass (room reserved) */
   bool detach;                  /* has an event (detach clause): the task is the handle */
+  /* the argument area holds objects that only fn finishes (C++ firstprivate copies a copy
+   * function constructed; gcc destroys them at the end of the body): the task runs even
+   * after its taskgroup or region is cancelled, and leaves at its cancellation point (as
+   * libgomp discards only tasks whose copies were not made) */
+  bool must_run;
 } tomp_task_spec_t;
 
 /* Creation in two steps, for front-ends that fill the argument area themselves (LLVM's
@@ -468,6 +474,7 @@ typedef struct tomp_taskloop {
   bool strict;    /* grainsize(strict:) */
   bool nogroup;
   bool no_short_path;   /* fill runs a user copy function: keep the general path */
+  bool must_run;        /* chunk tasks run even when cancelled (tomp_task_spec_t.must_run) */
   struct tomp_redset *reduction; /* registered on the implicit taskgroup, or NULL */
 } tomp_taskloop_t;
 

@@ -92,6 +92,7 @@ taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool observed
   s.arg_align = tl->arg_align;
   s.flags = tl->flags;
   s.priority = tl->priority;
+  s.must_run = tl->must_run;
   bool quick = !tl->no_short_path && !observed && !tomp_g.cancellation;
   tomp_taskloop_chunk_t c = {.loop = tl};
   uint64_t done = 0;

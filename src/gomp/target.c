@@ -54,21 +54,34 @@ static unsigned arg_thread_limit(void **args) {
   return tl;
 }
 
-/* Give firstprivate entries private copies (hostaddrs is the caller's scratch array). */
+/* A firstprivate entry that gets a copy: gfortran passes a NULL host address for an absent
+ * optional or unallocated dummy (under has_device_addr); the region then sees NULL, as on
+ * libgomp.  (The other kinds the fallback sees need nothing: FIRSTPRIVATE_INT carries its
+ * value in hostaddrs itself, and the mapping kinds, ATTACH among them, name host memory the
+ * region uses as it is.) */
+static inline bool copied(void **hostaddrs, unsigned short *kinds, size_t i) {
+  return (kinds[i] & 0xff) == GOMP_MAP_FIRSTPRIVATE && hostaddrs[i] != NULL;
+}
+
+/* Give firstprivate entries private copies (hostaddrs is the caller's scratch array), each
+ * aligned as its kind says (log2 in the high byte). */
 static void *copy_firstprivate(size_t mapnum, void **hostaddrs, size_t *sizes,
                                unsigned short *kinds, char *stackbuf, size_t stacksize) {
-  size_t need = 0;
+  size_t need = 0, maxal = 1;
   for (size_t i = 0; i < mapnum; i++)
-    if ((kinds[i] & 0xff) == GOMP_MAP_FIRSTPRIVATE) {
+    if (copied(hostaddrs, kinds, i)) {
       size_t al = (size_t)1 << (kinds[i] >> 8);
       need = ((need + al - 1) & ~(al - 1)) + sizes[i];
+      if (al > maxal) maxal = al;
     }
   if (need == 0) return NULL;
-  need += 64;
+  /* the offsets above assume a start aligned to the largest alignment: room to get there from
+   * the buffer's own (64 for the stack buffer, less from malloc) */
+  need += maxal;
   char *buf = need <= stacksize ? stackbuf : tomp_malloc(need);
   uintptr_t at = (uintptr_t)buf;
   for (size_t i = 0; i < mapnum; i++)
-    if ((kinds[i] & 0xff) == GOMP_MAP_FIRSTPRIVATE) {
+    if (copied(hostaddrs, kinds, i)) {
       uintptr_t al = (uintptr_t)1 << (kinds[i] >> 8);
       at = (at + al - 1) & ~(al - 1);
       memcpy((void *)at, hostaddrs[i], sizes[i]);

@@ -95,6 +95,7 @@ static void create(tomp_thread_t *thr, void (*fn)(void *), void *data,
   if (flags & GOMP_TASK_FLAG_PRIORITY) s.priority = task_priority(priority);
   s.detach = (flags & GOMP_TASK_FLAG_DETACH) != 0;
   s.ndeps = nd;
+  s.must_run = cpyfn != NULL; /* C++ objects the body destroys */
   void *args;
   tomp_task_t *t = tomp_task_alloc(thr, &s, &args);
   /* The body reads its event from the argument block, where gcc puts it first and fills it

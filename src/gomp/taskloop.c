@@ -70,6 +70,7 @@ static void run_taskloop(void (*fn)(void *), void *data, void (*cpyfn)(void *, v
   tl.strict = (flags & GOMP_TASK_FLAG_STRICT) != 0;
   tl.nogroup = (flags & GOMP_TASK_FLAG_NOGROUP) != 0;
   tl.no_short_path = cpyfn != NULL;
+  tl.must_run = cpyfn != NULL; /* C++ objects the body destroys */
   if ((flags & GOMP_TASK_FLAG_REDUCTION) && data)
     tl.reduction = tomp_gomp_redset(((uintptr_t **)data)[2]);
   tomp_taskloop(thr, &tl);

@@ -82,6 +82,10 @@ static void open_verbose_log(void) {
   if (!buf[0] || !strcasecmp(buf, "disabled")) return;
   if (!strcasecmp(buf, "stdout")) vlog = stdout;
   else if (!strcasecmp(buf, "stderr")) vlog = stderr;
+  else if (getauxval(AT_SECURE)) /* a set-user-ID program writes no file the user names */
+    tomp_warn("OMP_TOOL_VERBOSE_INIT='%s' ignored: secure-execution mode (set-user-ID or "
+              "similar) opens no file a variable names; only stdout and stderr are honoured",
+              buf);
   else if (!(vlog = fopen(buf, "w")))
     tomp_warn("OMP_TOOL_VERBOSE_INIT: cannot open '%s' for writing; not logging tool "
               "initialization", buf);

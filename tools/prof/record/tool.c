@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "rec.h"
@@ -317,6 +318,13 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
 ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version) {
   (void)omp_version;
   static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+  /* A set-user-ID (or similar) program would write the profile with its privileges where
+   * the user's TOMP_PROF_DIR says (or into the current directory): no recording at all. */
+  if (getauxval(AT_SECURE)) {
+    fprintf(stderr, "tomp-prof: secure-execution mode (set-user-ID or similar): not recording "
+                    "(TOMP_PROF_* ignored)\n");
+    return NULL;
+  }
   runtime_name = runtime_version;
   read_config();
   return &result;
