@@ -328,7 +328,8 @@ void tomp_ompt_finalize(void) {
   if (self && __atomic_load_n(&self->ompt_life, __ATOMIC_RELAXED) == 1) {
     if (self->ompt_type == ompt_thread_initial && !self->team && it) {
       if (self->ev_single) tomp_ev_single_flush_(self);
-      it(ompt_scope_end, &self->implicit_parallel_data, &self->initial_task.task_data, 1, 1,
+      /* initial-task-end: actual_parallelism 0 (hooks.c, parallelism_at) */
+      it(ompt_scope_end, &self->implicit_parallel_data, &self->initial_task.task_data, 0, 1,
          ompt_task_initial);
     }
     end_on_behalf(self, te);

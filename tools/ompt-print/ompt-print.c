@@ -304,6 +304,9 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *pdata, ompt_
     out("implicit_task_end parallel=%" PRIu64 " task=%" PRIu64 " team_size=%u index=%u "
         "flags=%s",
         par_id(pdata), task_id(tdata), actual, index, fl);
+    /* 5.0 and later: "For the implicit-task-end and the initial-task-end events, this
+     * argument is 0" (actual_parallelism) */
+    if (actual != 0) ERROR("implicit_task_end: actual_parallelism %u, not 0", actual);
     if (!t) {
       ERROR("implicit_task_end: task_data not set at begin");
       return;
@@ -339,6 +342,10 @@ static void sync_common(const char *what, ompt_sync_region_t kind, ompt_scope_en
   if (wait && barrier && (st < ompt_state_wait_barrier || st > ompt_state_wait_barrier_teams))
     ERROR("%s: state %s is not a barrier wait", ev, state_name(st));
   if (strict && !ra) ERROR("%s: codeptr_ra NULL", ev);
+  /* 5.2 (ompt_callback_sync_region_t): "For the barrier-end event at the end of a parallel
+   * region this argument is NULL" (parallel_data) */
+  if (ep == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel && pdata)
+    ERROR("%s: parallel_data not NULL at the end of a parallel region's barrier", ev);
   if (strict && ep == ompt_scope_begin && !wait && kind == ompt_sync_region_barrier_explicit) {
     ompt_frame_t *f;
     get_task_info(0, NULL, NULL, &f, NULL, NULL);
