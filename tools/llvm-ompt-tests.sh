@@ -93,8 +93,8 @@ for v in ${LLVM_VERSIONS:-14 19}; do
   python3 "$HERE/tools/llvm-ompt-tests.py" "$v" "$tests" libomp "$lib" "$inc" \
     "$CACHE/$v/run-libomp" $PATTERN >"$CACHE/$v/libomp.txt" || die "lit failed on libomp"
   echo "LLVM $v: tomp        libomp      test"
-  LC_ALL=C join -j 2 <(grep -v "^summary" "$CACHE/$v/tomp.txt" | LC_ALL=C sort -k2,2) \
-    <(grep -v "^summary" "$CACHE/$v/libomp.txt" | LC_ALL=C sort -k2,2) |
+  LC_ALL=C join -j 2 <(awk '!/^summary/ {print $1, $2}' "$CACHE/$v/tomp.txt" | LC_ALL=C sort -k2,2) \
+    <(awk '!/^summary/ {print $1, $2}' "$CACHE/$v/libomp.txt" | LC_ALL=C sort -k2,2) |
     awk '{printf "%-11s %-11s %s\n", $2, $3, $1}'
   echo "LLVM $v tomp:   $(grep '^summary' "$CACHE/$v/tomp.txt" | cut -d' ' -f2-)"
   echo "LLVM $v libomp: $(grep '^summary' "$CACHE/$v/libomp.txt" | cut -d' ' -f2-)"
