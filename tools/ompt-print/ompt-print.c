@@ -62,7 +62,8 @@ typedef struct task {
   uint64_t id;
   par_t *par;
   int explicit_;  /* created by task_create */
-  int completed;  /* task_schedule with a completing status */
+  int completed;  /* task_schedule with a completing status, or discarded (cancel) */
+  int started;    /* next task of a task_schedule */
   int detached;
 } task_t;
 
@@ -495,6 +496,8 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t st, ompt_dat
   if (t && st == ompt_task_detach) t->detached = 1;
   if (t && st == ompt_task_late_fulfill && !t->detached)
     ERROR("task_schedule: late_fulfill of task %" PRIu64 " that was not detached", t->id);
+  if (next && next->ptr && st != ompt_task_early_fulfill && st != ompt_task_late_fulfill)
+    __atomic_store_n(&((task_t *)next->ptr)->started, 1, __ATOMIC_RELAXED);
   if (next && st != ompt_task_early_fulfill && st != ompt_task_late_fulfill) {
     ompt_data_t *cur;
     if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || cur != next)
@@ -610,6 +613,15 @@ static void on_cancel(ompt_data_t *tdata, int flags, const void *ra) {
   char fl[128];
   flag_names(fl, sizeof fl, flags, names, 7);
   out("cancel task=%" PRIu64 " flags=%s codeptr=%s", task_id(tdata), fl, sym(ra));
+  /* a discarded task never started (no task_schedule to it); the event is its only end */
+  task_t *t = tdata ? tdata->ptr : NULL;
+  if ((flags & ompt_cancel_discarded_task) && t && t->explicit_) {
+    if (__atomic_load_n(&t->started, __ATOMIC_RELAXED))
+      ERROR("cancel: task %" PRIu64 " discarded after it started", t->id);
+    if (__atomic_add_fetch(&t->completed, 1, __ATOMIC_ACQ_REL) > 1)
+      ERROR("cancel: task %" PRIu64 " discarded after it completed", t->id);
+    __atomic_add_fetch(&tasks_completed, 1, __ATOMIC_RELAXED);
+  }
 }
 
 static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *pdata,
