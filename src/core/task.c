@@ -628,6 +628,17 @@ static void ompt_discarded(tomp_thread_t *thr, tomp_xtask_t *x) {
   TOMP_EV_CALL(cancel, thr, ompt_cancel_discarded_task | why, NULL);
 }
 
+/* The state of a thread running an explicit task (OpenMP 5.2 sec. 19.4.4.27, ompt_state_t):
+ * ompt_state_work_serial "The thread is executing code outside all parallel regions",
+ * ompt_state_work_parallel "... within the scope of a parallel region".  A parallel region
+ * of one thread is one too; outside all of them (the initial task, a host target region's)
+ * the thread has no team.  libomp answers work_serial in an inactive region's explicit tasks
+ * (but work_parallel in its implicit task) and work_parallel in undeferred tasks outside all
+ * regions; tests/ompt_state_tasks.c checks every kind. */
+static inline int task_work_state(tomp_thread_t *thr) {
+  return thr->team ? ompt_state_work_parallel : ompt_state_work_serial;
+}
+
 /* The OMPT part of starting (start) or ending a task, out of line: run_task pays one test. */
 static void __attribute__((noinline, cold))
 run_task_ompt(tomp_thread_t *thr, tomp_xtask_t *x, tomp_task_t *prev, bool skip, bool start) {
@@ -668,7 +679,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   bool ev =
       observed && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
   if (ev) run_task_ompt(thr, x, prev, skip, true);
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
      * a long one's current (task.h, short tasks) */
@@ -1159,7 +1170,7 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   } else if (observed) {
     ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
   }
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) fn(data);
   tomp_task_leave(thr, &x->t, p, TOMP_ENTER_INCLUDED);
   if (observed && !skip) ompt_task_schedule(&x->t, TOMP_EV_TASK_COMPLETE, p);
