@@ -28,21 +28,13 @@ static void on_cancel(ompt_data_t *task, int flags, const void *ra) {
     __atomic_store_n(&activated, 1, __ATOMIC_RELEASE);
 }
 
-static int initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t *data) {
+static int tool_initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t *data) {
   (void)dev, (void)data;
   ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
   inited = set(ompt_callback_cancel, (ompt_callback_t)on_cancel) == ompt_set_always;
   return 1;
 }
-static void finalize(ompt_data_t *data) {
-  (void)data;
-}
-ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rv);
-ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rv) {
-  (void)v, (void)rv;
-  static ompt_start_tool_result_t r = {initialize, finalize, {0}};
-  return &r;
-}
+#include "ompt_tool.h"
 
 int main(void) {
   CHECK(omp_get_cancellation());

@@ -18,20 +18,12 @@
 
 static ompt_get_state_t get_state;
 
-static int initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t *data) {
+static int tool_initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t *data) {
   (void)dev, (void)data;
   get_state = (ompt_get_state_t)lookup("ompt_get_state");
   return 1;
 }
-static void finalize(ompt_data_t *data) {
-  (void)data;
-}
-ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rv);
-ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rv) {
-  (void)v, (void)rv;
-  static ompt_start_tool_result_t r = {initialize, finalize, {0}};
-  return &r;
-}
+#include "ompt_tool.h"
 
 static int failures;
 
