@@ -595,13 +595,10 @@ static uint32_t ompt_detach_step(tomp_xtask_t *x, bool body, bool skip, tomp_tas
   tomp_team_tasks_t *tt = x->t.team ? x->t.team->tasks : NULL;
   if (tt) tomp_mutex_lock(&tt->lock);
   uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
-  if (body)
-    tomp_ev_task_schedule_(&x->t,
-                           skip   ? TOMP_EV_TASK_CANCEL
-                           : left ? TOMP_EV_TASK_DETACH
-                                  : TOMP_EV_TASK_COMPLETE,
-                           prev);
-  else
+  if (body) {
+    if (!skip) /* a discarded task never started: no schedule event (ompt_discarded) */
+      tomp_ev_task_schedule_(&x->t, left ? TOMP_EV_TASK_DETACH : TOMP_EV_TASK_COMPLETE, prev);
+  } else
     tomp_ev_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill, NULL);
   if (tt) tomp_mutex_unlock(&tt->lock);
   return left;
@@ -619,19 +616,39 @@ static void ompt_fulfill(tomp_xtask_t *x) {
   xtask_unref(x);
 }
 
+/* A task discarded by cancellation (x, current on thr but never started): OpenMP 5.2 sec.
+ * 19.4.4.26 (ompt_cancel_flag_t) has ompt_cancel_discarded_task for it, and a task that never
+ * starts has no task-schedule events (sec. 19.5.2.10: the task-schedule event is a task's
+ * suspension or completion and another's start or resumption), so the cancel event with
+ * this flag, carrying x's task_data, is the only end a tool sees of the task it was told
+ * was created.  No construct was encountered: codeptr_ra is NULL, as in libomp. */
+static void ompt_discarded(tomp_thread_t *thr, tomp_xtask_t *x) {
+  tomp_taskgroup_t *tg = x->t.taskgroup;
+  if (tg && tg->workshare && tg->prev) tg = tg->prev; /* as tomp_task_discarded */
+  int why = tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup : ompt_cancel_parallel;
+  TOMP_EV_CALL(cancel, thr, ompt_cancel_discarded_task | why, NULL);
+}
+
+/* The state of a thread running an explicit task (OpenMP 5.2 sec. 19.4.4.27, ompt_state_t):
+ * ompt_state_work_serial "The thread is executing code outside all parallel regions",
+ * ompt_state_work_parallel "... within the scope of a parallel region".  A parallel region
+ * of one thread is one too; outside all of them (the initial task, a host target region's)
+ * the thread has no team.  libomp answers work_serial in an inactive region's explicit tasks
+ * (but work_parallel in its implicit task) and work_parallel in undeferred tasks outside all
+ * regions; tests/ompt_state_tasks.c checks every kind. */
+static inline int task_work_state(tomp_thread_t *thr) {
+  return thr->team ? ompt_state_work_parallel : ompt_state_work_serial;
+}
+
 /* The OMPT part of starting (start) or ending a task, out of line: run_task pays one test. */
 static void __attribute__((noinline, cold))
 run_task_ompt(tomp_thread_t *thr, tomp_xtask_t *x, tomp_task_t *prev, bool skip, bool start) {
-  if (start) {
+  if (skip) {
+    if (start) ompt_discarded(thr, x);
+  } else if (start) {
     tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t);
-    if (skip) {
-      tomp_taskgroup_t *tg = x->t.taskgroup;
-      tomp_ev_cancel_(thr, ompt_cancel_discarded_task |
-                               (tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup
-                                                                    : ompt_cancel_parallel));
-    }
   } else if (!x->detached) {
-    tomp_ev_task_schedule_(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, prev);
+    tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
   }
 }
 
@@ -663,7 +680,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   bool ev =
       observed && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
   if (ev) run_task_ompt(thr, x, prev, skip, true);
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
      * a long one's current (task.h, short tasks) */
@@ -1186,11 +1203,15 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   bool skip = tomp_unlikely(tomp_g.cancellation) && tomp_task_discarded(x);
   x->state = TOMP_XS_RUNNING;
   tomp_task_enter(thr, &x->t, p, __builtin_frame_address(0), TOMP_ENTER_INCLUDED);
-  if (observed) ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  if (observed && tomp_unlikely(skip)) {
+    if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_CANCEL)) ompt_discarded(thr, x);
+  } else if (observed) {
+    ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
+  }
+  tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) fn(data);
   tomp_task_leave(thr, &x->t, p, TOMP_ENTER_INCLUDED);
-  if (observed) ompt_task_schedule(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, p);
+  if (observed && !skip) ompt_task_schedule(&x->t, TOMP_EV_TASK_COMPLETE, p);
   tomp_set_state(thr, saved_state, saved_id);
   tomp_store_rlx(&x->state, TOMP_XS_DONE);
 

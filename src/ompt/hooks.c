@@ -76,16 +76,24 @@ void tomp_ompt_thread_end_(tomp_thread_t *thr) {
   tomp_ompt_call_leave(q);
 }
 
-/* OpenMP 5.2 sec. 12.8: an initial task reports actual_parallelism 1 and index 1.  The spec
- * lets implicit-task-end pass NULL parallel_data, but for an initial task we pass the same
+/* The actual_parallelism argument of an implicit_task callback (OpenMP 5.2, sec. 19.5.2.11,
+ * ompt_callback_implicit_task_t, as in 5.0): "For initial tasks, that are not closely nested
+ * in a teams construct, this argument is 1. For the implicit-task-end and the
+ * initial-task-end events, this argument is 0." */
+static unsigned parallelism_at(ompt_scope_endpoint_t ep, unsigned n) {
+  return ep == ompt_scope_begin ? n : 0;
+}
+
+/* An initial task reports index 1 and actual_parallelism 1 at begin (above).  The spec lets
+ * implicit-task-end pass NULL parallel_data, but for an initial task we pass the same
  * implicit-parallel-region object as at begin: LLVM's libomp does so, and tools rely on it
  * (Archer 14 frees the region it attached at begin through it and crashes on NULL). */
 void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   if (ep == ompt_scope_end && thr->ev_single) tomp_ev_single_flush_(thr);
   ompt_callback_implicit_task_t f = CB(implicit_task);
   if (f)
-    TOMP_OMPT_CALL(f, ep, &thr->implicit_parallel_data, &thr->initial_task.task_data, 1, 1,
-                   ompt_task_initial);
+    TOMP_OMPT_CALL(f, ep, &thr->implicit_parallel_data, &thr->initial_task.task_data,
+                   parallelism_at(ep, 1), 1, ompt_task_initial);
 }
 
 /* ---- parallel regions, leagues, implicit and initial tasks ------------------------------- */
@@ -122,7 +130,7 @@ static void implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   int flags = team->nthreads == 1 ? ompt_task_implicit | ompt_task_undeferred : ompt_task_implicit;
   if (f)
     TOMP_OMPT_CALL(f, ep, ep == ompt_scope_begin ? &team->parallel_data : NULL,
-                   &thr->task->task_data, team->nthreads, thr->tid, flags);
+                   &thr->task->task_data, parallelism_at(ep, team->nthreads), thr->tid, flags);
 }
 
 /* A league's or target region's initial task: its region's parallel_data at end too, as in
@@ -131,8 +139,8 @@ static void initial_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_regi
                          unsigned index) {
   ompt_callback_implicit_task_t f = CB(implicit_task);
   if (f)
-    TOMP_OMPT_CALL(f, ep, &rt->parallel_data, &rt->task.task_data, rt->size, index,
-                   ompt_task_initial);
+    TOMP_OMPT_CALL(f, ep, &rt->parallel_data, &rt->task.task_data, parallelism_at(ep, rt->size),
+                   index, ompt_task_initial);
 }
 
 /* ---- synchronisation --------------------------------------------------------------------- */
@@ -162,8 +170,14 @@ static void sync_region(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
   ompt_callback_sync_region_t f = wait ? CB(sync_region_wait) : CB(sync_region);
   if (!f) return;
   tomp_task_t *task = thr->task;
-  TOMP_OMPT_CALL(f, sync_kind(state), ep, tomp_ev_parallel_data_of(task), &task->task_data,
-                 codeptr);
+  ompt_sync_region_t kind = sync_kind(state);
+  /* OpenMP 5.2, sec. 19.5.2.13 (ompt_callback_sync_region_t), parallel_data: "The binding of
+   * the parallel_data argument is the current parallel region. For the barrier-end event at
+   * the end of a parallel region this argument is NULL."  (sync_region_wait has that type.) */
+  ompt_data_t *pdata = ep == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel
+                           ? NULL
+                           : tomp_ev_parallel_data_of(task);
+  TOMP_OMPT_CALL(f, kind, ep, pdata, &task->task_data, codeptr);
 }
 
 static void reduction(tomp_thread_t *thr, ompt_scope_endpoint_t ep, const void *codeptr) {
