@@ -156,8 +156,13 @@ static void on_task_create(ompt_data_t *enc_task, const ompt_frame_t *enc_frame,
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
   tp_thread_t *t = tp_self;
-  if (!t || !tracing() || status == ompt_task_early_fulfill || status == ompt_task_late_fulfill)
-    return;
+  if (!t || status == ompt_task_early_fulfill || status == ompt_task_late_fulfill) return;
+  /* a thread inside a barrier that runs an explicit task works (undirected blame) */
+  if (next && (next->value & TP_TASK_EXPLICIT))
+    tp_region_wait_suspend(t);
+  else
+    tp_region_wait_resume(t);
+  if (!tracing()) return;
   if (prior && (prior->value & TP_TASK_EXPLICIT))
     tp_trace_event(t, TP_EV_TASK, TP_PH_END, (uint64_t)(uintptr_t)prior, ctx_of(prior), NULL, status);
   if (next && (next->value & TP_TASK_EXPLICIT))
@@ -214,7 +219,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra) {
   tp_thread_t *t = tp_self;
   if (!t) return;
-  tp_blame_acquired(t, wait_id); /* even when stopped: ownership must stay consistent */
+  tp_blame_acquired(t, wait_id, codeptr_ra); /* even when stopped: ownership must stay consistent */
   if (!tracing()) return;
   if (!is_test(kind)) tp_trace_event(t, TP_EV_MUTEX_WAIT, TP_PH_END, wait_id, 0, codeptr_ra, kind);
   tp_trace_event(t, TP_EV_MUTEX_HELD, TP_PH_BEGIN, wait_id, 0, codeptr_ra, kind);
@@ -291,10 +296,8 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
   reg(set, ompt_callback_mutex_acquired, on_mutex_acquired);
   reg(set, ompt_callback_mutex_released, on_mutex_released);
   reg(set, ompt_callback_control_tool, on_control_tool);
-  if (tp_g.cfg.trace) {
-    reg(set, ompt_callback_task_schedule, on_task_schedule);
-    reg(set, ompt_callback_work, on_work);
-  }
+  reg(set, ompt_callback_task_schedule, on_task_schedule);
+  if (tp_g.cfg.trace) reg(set, ompt_callback_work, on_work);
   tp_unwind_warmup(); /* its first call may allocate: never let that happen in the handler */
   tp_sampler_install();
   tp_buf_start_writer();

@@ -1,18 +1,23 @@
 /* Metrics: time, work, wait and blame per stack, per thread and per parallel region.
  *
- * Each sample weighs 1/sample_hz seconds of its thread's time.  wait = samples in an OpenMP
- * wait state (barrier, taskwait, taskgroup, lock, critical, atomic, ordered, target), idle,
- * or overhead (the runtime's own bookkeeping: not the user's work); work = everything else
- * (work_serial, work_parallel, work_reduction, undefined).  So work + wait = time.
+ * Each sample weighs the wall time it stands for (interval_ns: the time since its thread's
+ * previous timer expiry, which covers overruns; 1/sample_hz when unknown).  wait = samples in
+ * an OpenMP wait state (barrier, taskwait, taskgroup, lock, critical, atomic, ordered,
+ * target), idle, or overhead (the runtime's own bookkeeping: not the user's work), and
+ * working samples whose leaf side is a runtime wait loop (REP_RTWAIT); work = everything
+ * else (work_serial, work_parallel, work_reduction, undefined).  So work + wait = time.
+ * cpu = the CPU time of the sample's thread over its interval.
  *
  * Blame (technical report §3.2.1) is extra time charged to the code that made others wait;
  * it is not part of time:
- *  - directed: a TP_REC_BLAME record says `samples` samples were taken while threads waited
- *    for a lock / critical / atomic / ordered wait id that this releaser then released:
- *    samples/hz seconds go to the releaser's user-model stack;
+ *  - directed: a TP_REC_BLAME record says `samples` samples (wait_ns of time) were taken
+ *    while threads waited for a lock / critical / atomic / ordered wait id that this releaser
+ *    then released: that time goes to the releaser's user-model stack;
  *  - undirected: a working sample whose team had w of n threads waiting in a barrier
- *    (team_waiting, team_size, n > w) charges (1/hz) * w / (n - w) to its own stack: the
- *    waiting threads' time, shared among the threads still working.
+ *    (team_waiting, team_size, n > w) charges its weight * w / (n - w) to its own stack: the
+ *    waiting threads' time, shared among the threads still working.  A thread that runs an
+ *    explicit task inside a barrier is working: the recorder does not count it in w.  So the
+ *    blame charged adds up to the barrier waiting it explains, within sampling error.
  *
  * Regions: samples are grouped by region_context (the parallel region's creation path);
  * instances and wall time come from TP_REC_REGION.  The format has no thread number within
@@ -99,16 +104,24 @@ static uint32_t thread_of(const rep_file_t *f, uint32_t t) {
 
 void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
   tp_profile_t *p = a->p;
-  double w = 1.0 / (f->hdr->sample_hz ? f->hdr->sample_hz : 200);
+  double period = 1.0 / (f->hdr->sample_hz ? f->hdr->sample_hz : 200);
   uint32_t *buf = rep_alloc(REP_MAX_DEPTH * sizeof *buf);
   region_acc_t *last = NULL;
+  tp_proc_t *pr = &p->procs[f->proc];
   for (size_t i = 0; i < f->nsamples; i++) {
     const tp_sample_t *s = f->samples[i];
     uint32_t t = thread_of(f, s->thread);
-    uint32_t d = rep_sample_stack(f, m, s, buf);
+    int cls = rep_sample_class_full(f, m, s);
+    uint32_t d = rep_sample_stack(f, m, s, cls, buf);
     tp_stack_t *st = rep_stack(m, f->proc, t, buf, d);
-    int cls = rep_sample_class(s);
     int metric = cls == REP_WORK ? TP_M_WORK : TP_M_WAIT;
+    double w = s->interval_ns ? (double)s->interval_ns / 1e9 : period;
+    double cpu = s->cpu_ns != TP_CPU_UNKNOWN ? (double)s->cpu_ns / 1e9 : 0;
+    if (s->cpu_ns != TP_CPU_UNKNOWN) pr->has_cpu = 1;
+    if (w > 1.5 * period) {
+      pr->late++;
+      pr->late_extra += w - period;
+    }
     double blame = 0;
     if (cls == REP_WORK && s->team_waiting && s->team_size > s->team_waiting)
       blame = w * s->team_waiting / (s->team_size - s->team_waiting);
@@ -116,11 +129,13 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     st->v[TP_M_TIME] += w;
     st->v[metric] += w;
     st->v[TP_M_BLAME] += blame;
+    st->v[TP_M_CPU] += cpu;
     tp_thread_t *th = &p->threads[t];
     th->samples++;
     th->v[TP_M_TIME] += w;
     th->v[metric] += w;
     th->v[TP_M_BLAME] += blame;
+    th->v[TP_M_CPU] += cpu;
     if (s->region && s->region_context) {
       region_acc_t *r = last && last->ctx == s->region_context && last->proc == f->proc
                             ? last
@@ -139,8 +154,9 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     uint32_t t = thread_of(f, b->thread);
     uint32_t d = rep_blame_stack(f, m, b, buf);
     tp_stack_t *st = rep_stack(m, f->proc, t, buf, d);
-    st->v[TP_M_BLAME] += w * (double)b->samples;
-    p->threads[t].v[TP_M_BLAME] += w * (double)b->samples;
+    double bl = b->wait_ns ? (double)b->wait_ns / 1e9 : period * (double)b->samples;
+    st->v[TP_M_BLAME] += bl;
+    p->threads[t].v[TP_M_BLAME] += bl;
   }
   for (size_t i = 0; i < f->nregions; i++) {
     const tp_region_rec_t *rr = f->regions[i];
