@@ -39,7 +39,7 @@ uint64_t tp_now_ns(void) {
 
 uint64_t tp_cpu_ns(void) {
   struct timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return TP_CPU_UNKNOWN;
+  if (!tp_g.cfg.cpu || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return TP_CPU_UNKNOWN;
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 

@@ -5,7 +5,8 @@
  * releases, and with TOMP_PROF_TRACE=1 append trace events.
  *
  * Environment (set by `tomp-prof record`): TOMP_PROF_DIR (default "."), TOMP_PROF_HZ
- * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1); TOMP_PROF_STATS=1 prints the measured
+ * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1), TOMP_PROF_CPU (1, default: CPU time per
+ * sample, one system call in the handler; 0: none); TOMP_PROF_STATS=1 prints the measured
  * costs (handler time per sample, task-creation time) on stderr at the end. */
 #include <errno.h>
 #include <pthread.h>
@@ -40,6 +41,14 @@ static void read_config(void) {
       fprintf(stderr, "tomp-prof: TOMP_PROF_HZ='%s' is not a rate in 1..10000 Hz; using 200\n", v);
     else
       tp_g.cfg.hz = (unsigned)hz;
+  }
+  tp_g.cfg.cpu = 1;
+  v = getenv("TOMP_PROF_CPU");
+  if (v && *v) {
+    if (!strcmp(v, "0"))
+      tp_g.cfg.cpu = 0;
+    else if (strcmp(v, "1"))
+      fprintf(stderr, "tomp-prof: TOMP_PROF_CPU='%s' is neither 0 nor 1; using 1\n", v);
   }
   v = getenv("TOMP_PROF_STATS");
   tp_g.cfg.stats = v && !strcmp(v, "1");
