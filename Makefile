@@ -1,7 +1,8 @@
 # tomp: an OpenMP runtime built to be seen into by tools.
 #   make                 build/libtomp.so and build/lib/libgomp.so.1 (-> libtomp.so)
 #   make SAN=tsan        build-tsan/ with ThreadSanitizer; SAN=asan: ASan+UBSan
-#   make prof            build/tomp-prof and build/libtomp-prof.so (part of the release `all`)
+#   make prof            build/tomp-prof and build/libtomp-prof.so (part of the release `all`,
+#                        which says what to install when libdw's headers are missing)
 #   make ompd            build/libtompd.so, the OMPD library debuggers load (release `all`)
 #   make NO_OMPT=1       build-noompt/ without tool support (bench/ompt-cost.sh compares)
 #   make test            run the test suite against build/ (and validate tests on libgomp)
@@ -69,7 +70,7 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 
 all: $(B)/libtomp.so $(B)/lib/libgomp.so.1
 ifeq ($(SAN),)
-all: prof ompd
+all: prof-if-possible ompd
 endif
 include tools/prof/prof.mk
 include tools/ompd/ompd.mk
