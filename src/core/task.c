@@ -661,7 +661,13 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   /* slots read once too; a tool with neither callback pays no call */
   bool ev =
       observed && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
-  if (ev) run_task_ompt(thr, x, prev, skip, true);
+  if (ev) {
+    /* the common event inline: a task that runs switches from prev */
+    if (tomp_likely(!skip))
+      tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t);
+    else
+      run_task_ompt(thr, x, prev, skip, true);
+  }
   tomp_set_state(thr, ompt_state_work_parallel, 0);
   if (tomp_likely(!skip)) {
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
@@ -677,7 +683,12 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   }
   tomp_task_leave(thr, &x->t, prev, TOMP_ENTER_SCHEDULED);
   if (observed) {
-    if (ev) run_task_ompt(thr, x, prev, skip, false);
+    if (ev) {
+      if (tomp_likely(!skip && !x->detached))
+        tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
+      else
+        run_task_ompt(thr, x, prev, skip, false);
+    }
     if (x->detached) {
       ompt_detached_end(x, skip, prev);
       tomp_set_state(thr, saved_state, saved_id);
@@ -992,17 +1003,24 @@ static inline void task_setup(tomp_xtask_t *x, tomp_thread_t *thr, tomp_task_t *
   x->detached = s->detach;
 }
 
-tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void **args) {
-  tomp_team_t *team = tomp_load_rlx(&thr->team);
-  tomp_task_t *p = tomp_load_rlx(&thr->task);
+/* alloc's body; undeferred: the task runs at once (runs_now), known to the caller. */
+static inline __attribute__((always_inline)) tomp_xtask_t *
+alloc_body(tomp_thread_t *thr, tomp_task_t *p, const tomp_task_spec_t *s, size_t room,
+           bool undeferred, void **args) {
   /* a task that runs at once can run on the caller's block as it is */
-  bool in_place = s->in_place && runs_now(thr, team, p, s->flags, s->ndeps && team, s->detach);
-  size_t room = team ? s->ndeps : 0;
+  bool in_place = s->in_place && undeferred;
   tomp_xtask_t *x = xtask_alloc(thr, room, in_place ? 0 : s->arg_size, s->arg_align, args);
   if (in_place) *args = s->in_place;
   task_setup(x, thr, p, s, *args, in_place);
   x->dep_room = room > UINT16_MAX ? UINT16_MAX : (uint16_t)room;
-  return &x->t;
+  return x;
+}
+
+tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void **args) {
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  bool now = s->in_place && runs_now(thr, team, p, s->flags, s->ndeps && team, s->detach);
+  return &alloc_body(thr, p, s, team ? s->ndeps : 0, now, args)->t;
 }
 
 void tomp_task_free_unsubmitted(tomp_task_t *t) {
@@ -1016,8 +1034,9 @@ static inline void dep_nodes(tomp_xtask_t *x, size_t n) {
 }
 
 /* Deferred: count it, enter its dependences, queue it (or leave it waiting). */
-static void submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
-                            const tomp_depend_t *deps, size_t ndeps) {
+static inline __attribute__((always_inline)) void
+submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+                const tomp_depend_t *deps, size_t ndeps) {
   tomp_team_tasks_t *tt = team->tasks;
   tomp_pinfo_t *pi = tomp_task_pinfo(p);
   __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
@@ -1074,13 +1093,30 @@ static void wait_event(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, to
 /* An undeferred task is complete before its encountering task goes on, so no taskwait,
  * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
  * its parent, which stays suspended meanwhile). */
-static void run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
-                           const tomp_depend_t *deps, size_t ndeps) {
+static inline __attribute__((always_inline)) void
+run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+               const tomp_depend_t *deps, size_t ndeps) {
   if (ndeps) wait_deps(thr, team, p, x, deps, ndeps);
   tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
   run_task(thr, x);
   if (x->detached) wait_event(thr, team, p, x);
   undeferred_release(x);
+}
+
+/* submit's body: undeferred is the caller's runs_now or the task's own flag. */
+static inline __attribute__((always_inline)) void submit_body(tomp_thread_t *thr, tomp_team_t *team,
+                                                              tomp_task_t *p, tomp_xtask_t *x,
+                                                              const tomp_depend_t *deps,
+                                                              size_t ndeps, bool undeferred) {
+  if (undeferred) x->t.flags |= TOMP_TASK_UNDEFERRED;
+  x->hold = undeferred;
+  if (ndeps) dep_nodes(x, ndeps);
+  if (!undeferred) count_deferred(p, x);
+  ompt_task_create(thr, p, x, ndeps != 0);
+  if (!undeferred)
+    submit_deferred(thr, team, p, x, deps, ndeps);
+  else
+    run_undeferred(thr, team, p, x, deps, ndeps);
 }
 
 void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *deps, size_t ndeps) {
@@ -1092,15 +1128,28 @@ void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *d
   if (!team) ndeps = 0; /* outside a team every earlier task has completed */
   bool undeferred =
       (t->flags & TOMP_TASK_UNDEFERRED) || runs_now(thr, team, p, 0, ndeps != 0, x->detached);
-  if (undeferred) t->flags |= TOMP_TASK_UNDEFERRED;
-  x->hold = undeferred;
-  if (ndeps) dep_nodes(x, ndeps);
-  if (!undeferred) count_deferred(p, x);
-  ompt_task_create(thr, p, x, ndeps != 0);
-  if (!undeferred)
-    submit_deferred(thr, team, p, x, deps, ndeps);
-  else
-    run_undeferred(thr, team, p, x, deps, ndeps);
+  submit_body(thr, team, p, x, deps, ndeps, undeferred);
+}
+
+/* alloc, fill and submit in one call: what runs at once is decided once, and the tool path
+ * (where every task takes this way) pays one call, not two. */
+void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s, const tomp_depend_t *deps) {
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  size_t ndeps = team ? s->ndeps : 0; /* outside a team every earlier task has completed */
+  bool now = runs_now(thr, team, p, s->flags, ndeps != 0, s->detach);
+  void *args;
+  tomp_xtask_t *x = alloc_body(thr, p, s, ndeps, now, &args);
+  if (args != s->in_place) {
+    if (s->copy_from && s->arg_size) {
+      if (s->cpyfn)
+        s->cpyfn(args, (void *)s->copy_from);
+      else
+        memcpy(args, s->copy_from, s->arg_size);
+    }
+    if (s->fill) s->fill(args, s->fill_ctx);
+  }
+  submit_body(thr, team, p, x, deps, ndeps, now || (x->t.flags & TOMP_TASK_UNDEFERRED));
 }
 
 #define CLS_PLAIN TOMP_CLS_PLAIN

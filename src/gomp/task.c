@@ -78,8 +78,9 @@ static inline int task_priority(int priority) {
   return priority < 0 ? 0 : priority > max ? max : priority;
 }
 
-/* GOMP_task's general path: allocate the task, put the event handle where the body reads it,
- * copy the argument block (unless the task runs on it in place), then submit. */
+/* GOMP_task's general path: create the task (its argument block a copy of data, unless it
+ * runs on data in place); with detach, allocate it, put the event handle where the body
+ * reads it, copy the block, then submit. */
 static void create(tomp_thread_t *thr, void (*fn)(void *), void *data,
                    void (*cpyfn)(void *, void *), long arg_size, long arg_align, unsigned tf,
                    unsigned flags, void **depend, int priority, void *detach) {
@@ -95,6 +96,13 @@ static void create(tomp_thread_t *thr, void (*fn)(void *), void *data,
   if (flags & GOMP_TASK_FLAG_PRIORITY) s.priority = task_priority(priority);
   s.detach = (flags & GOMP_TASK_FLAG_DETACH) != 0;
   s.ndeps = nd;
+  if (!s.detach) {
+    s.copy_from = data;
+    s.cpyfn = cpyfn;
+    tomp_task_create(thr, &s, d);
+    if (d && d != buf) free(d);
+    return;
+  }
   void *args;
   tomp_task_t *t = tomp_task_alloc(thr, &s, &args);
   /* The body reads its event from the argument block, where gcc puts it first and fills it
