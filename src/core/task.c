@@ -1103,14 +1103,16 @@ run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask
   undeferred_release(x);
 }
 
-/* submit's body: undeferred is the caller's runs_now or the task's own flag. */
+/* submit's body: undeferred is the caller's runs_now or the task's own flag; room_made:
+ * alloc reserved room for exactly these dependences. */
 static inline __attribute__((always_inline)) void submit_body(tomp_thread_t *thr, tomp_team_t *team,
                                                               tomp_task_t *p, tomp_xtask_t *x,
                                                               const tomp_depend_t *deps,
-                                                              size_t ndeps, bool undeferred) {
+                                                              size_t ndeps, bool undeferred,
+                                                              const bool room_made) {
   if (undeferred) x->t.flags |= TOMP_TASK_UNDEFERRED;
   x->hold = undeferred;
-  if (ndeps) dep_nodes(x, ndeps);
+  if (ndeps && !room_made) dep_nodes(x, ndeps);
   if (!undeferred) count_deferred(p, x);
   ompt_task_create(thr, p, x, ndeps != 0);
   if (!undeferred)
@@ -1128,7 +1130,7 @@ void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *d
   if (!team) ndeps = 0; /* outside a team every earlier task has completed */
   bool undeferred =
       (t->flags & TOMP_TASK_UNDEFERRED) || runs_now(thr, team, p, 0, ndeps != 0, x->detached);
-  submit_body(thr, team, p, x, deps, ndeps, undeferred);
+  submit_body(thr, team, p, x, deps, ndeps, undeferred, false);
 }
 
 /* alloc, fill and submit in one call: what runs at once is decided once, and the tool path
@@ -1149,7 +1151,8 @@ void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s, const tomp_
     }
     if (s->fill) s->fill(args, s->fill_ctx);
   }
-  submit_body(thr, team, p, x, deps, ndeps, now || (x->t.flags & TOMP_TASK_UNDEFERRED));
+  /* now covers what alloc marked undeferred (if(0), final, outside a team, in place) */
+  submit_body(thr, team, p, x, deps, ndeps, now, true);
 }
 
 #define CLS_PLAIN TOMP_CLS_PLAIN
