@@ -1105,11 +1105,9 @@ run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask
 
 /* submit's body: undeferred is the caller's runs_now or the task's own flag; room_made:
  * alloc reserved room for exactly these dependences. */
-static inline __attribute__((always_inline)) void submit_body(tomp_thread_t *thr, tomp_team_t *team,
-                                                              tomp_task_t *p, tomp_xtask_t *x,
-                                                              const tomp_depend_t *deps,
-                                                              size_t ndeps, bool undeferred,
-                                                              const bool room_made) {
+static inline __attribute__((always_inline)) void
+submit_body(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+            const tomp_depend_t *deps, size_t ndeps, bool undeferred, const bool room_made) {
   if (undeferred) x->t.flags |= TOMP_TASK_UNDEFERRED;
   x->hold = undeferred;
   if (ndeps && !room_made) dep_nodes(x, ndeps);

@@ -38,7 +38,7 @@ static int depobj_kind(void **obj) {
  * both are inout here (the same ordering; and what a tool is told: inout is the superset a
  * tool can treat safely, and LLVM's libomp reports gcc's class so too). */
 static inline __attribute__((always_inline)) size_t parse_depend(void **depend, tomp_depend_t *buf,
-                                                                tomp_depend_t **out) {
+                                                                 tomp_depend_t **out) {
   size_t n, nout, nmutex = 0, nin;
   void **a;
   if ((uintptr_t)depend[0]) {
@@ -138,9 +138,10 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
                 ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
   /* the cheap tests first: a tool shown the dependences sends the task to create at once */
   if (!cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) &&
-      (!(flags & GOMP_TASK_FLAG_DEPEND) || (!(observed && (TOMP_EV_WANTED(TOMP_EV_DEPENDENCES) ||
-                                                       TOMP_EV_WANTED(TOMP_EV_TASK_DEPENDENCE))) &&
-                                            tomp_task_deps_met(thr))) &&
+      (!(flags & GOMP_TASK_FLAG_DEPEND) ||
+       (!(observed &&
+          (TOMP_EV_WANTED(TOMP_EV_DEPENDENCES) || TOMP_EV_WANTED(TOMP_EV_TASK_DEPENDENCE))) &&
+        tomp_task_deps_met(thr))) &&
       tomp_task_runs_at_once(thr, tf)) {
     size_t sz = arg_size > 0 ? (size_t)arg_size : 0;
     if (observed)
