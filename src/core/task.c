@@ -679,7 +679,13 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   /* slots read once too; a tool with neither callback pays no call */
   bool ev =
       observed && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
-  if (ev) run_task_ompt(thr, x, prev, skip, true);
+  if (ev) {
+    /* the common event inline: a task that runs switches from prev */
+    if (tomp_likely(!skip))
+      tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t);
+    else
+      run_task_ompt(thr, x, prev, skip, true);
+  }
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
@@ -695,7 +701,12 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   }
   tomp_task_leave(thr, &x->t, prev, TOMP_ENTER_SCHEDULED);
   if (observed) {
-    if (ev) run_task_ompt(thr, x, prev, skip, false);
+    if (ev) {
+      if (tomp_likely(!skip && !x->detached))
+        tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
+      else
+        run_task_ompt(thr, x, prev, skip, false);
+    }
     if (x->detached) {
       ompt_detached_end(x, skip, prev);
       tomp_set_state(thr, saved_state, saved_id);
@@ -1012,17 +1023,24 @@ static inline void task_setup(tomp_xtask_t *x, tomp_thread_t *thr, tomp_task_t *
   x->must_run = s->must_run;
 }
 
-tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void **args) {
-  tomp_team_t *team = tomp_load_rlx(&thr->team);
-  tomp_task_t *p = tomp_load_rlx(&thr->task);
+/* alloc's body; undeferred: the task runs at once (runs_now), known to the caller. */
+static inline __attribute__((always_inline)) tomp_xtask_t *
+alloc_body(tomp_thread_t *thr, tomp_task_t *p, const tomp_task_spec_t *s, size_t room,
+           bool undeferred, void **args) {
   /* a task that runs at once can run on the caller's block as it is */
-  bool in_place = s->in_place && runs_now(thr, team, p, s->flags, s->ndeps && team, s->detach);
-  size_t room = team ? s->ndeps : 0;
+  bool in_place = s->in_place && undeferred;
   tomp_xtask_t *x = xtask_alloc(thr, room, in_place ? 0 : s->arg_size, s->arg_align, args);
   if (in_place) *args = s->in_place;
   task_setup(x, thr, p, s, *args, in_place);
   x->dep_room = room > UINT16_MAX ? UINT16_MAX : (uint16_t)room;
-  return &x->t;
+  return x;
+}
+
+tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void **args) {
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  bool now = s->in_place && runs_now(thr, team, p, s->flags, s->ndeps && team, s->detach);
+  return &alloc_body(thr, p, s, team ? s->ndeps : 0, now, args)->t;
 }
 
 void tomp_task_free_unsubmitted(tomp_task_t *t) {
@@ -1036,8 +1054,9 @@ static inline void dep_nodes(tomp_xtask_t *x, size_t n) {
 }
 
 /* Deferred: count it, enter its dependences, queue it (or leave it waiting). */
-static void submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
-                            const tomp_depend_t *deps, size_t ndeps) {
+static inline __attribute__((always_inline)) void
+submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+                const tomp_depend_t *deps, size_t ndeps) {
   tomp_team_tasks_t *tt = team->tasks;
   tomp_pinfo_t *pi = tomp_task_pinfo(p);
   __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
@@ -1094,8 +1113,9 @@ static void wait_event(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, to
 /* An undeferred task is complete before its encountering task goes on, so no taskwait,
  * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
  * its parent, which stays suspended meanwhile). */
-static void run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
-                           const tomp_depend_t *deps, size_t ndeps) {
+static inline __attribute__((always_inline)) void
+run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+               const tomp_depend_t *deps, size_t ndeps) {
   if (ndeps) wait_deps(thr, team, p, x, deps, ndeps);
   tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
   run_task(thr, x);
@@ -1138,6 +1158,22 @@ void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t, const tomp_inclu
   undeferred_release(x);
 }
 
+/* submit's body: undeferred is the caller's runs_now or the task's own flag; room_made:
+ * alloc reserved room for exactly these dependences. */
+static inline __attribute__((always_inline)) void
+submit_body(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+            const tomp_depend_t *deps, size_t ndeps, bool undeferred, const bool room_made) {
+  if (undeferred) x->t.flags |= TOMP_TASK_UNDEFERRED;
+  x->hold = undeferred;
+  if (ndeps && !room_made) dep_nodes(x, ndeps);
+  if (!undeferred) count_deferred(p, x);
+  ompt_task_create(thr, p, x, ndeps != 0);
+  if (!undeferred)
+    submit_deferred(thr, team, p, x, deps, ndeps);
+  else
+    run_undeferred(thr, team, p, x, deps, ndeps);
+}
+
 void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *deps, size_t ndeps) {
   /* scalar loads: a 16-byte load of both would stall on the two 8-byte stores made when
    * the previous task switched thr->task */
@@ -1147,15 +1183,29 @@ void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *d
   if (!team) ndeps = 0; /* outside a team every earlier task has completed */
   bool undeferred =
       (t->flags & TOMP_TASK_UNDEFERRED) || runs_now(thr, team, p, 0, ndeps != 0, x->detached);
-  if (undeferred) t->flags |= TOMP_TASK_UNDEFERRED;
-  x->hold = undeferred;
-  if (ndeps) dep_nodes(x, ndeps);
-  if (!undeferred) count_deferred(p, x);
-  ompt_task_create(thr, p, x, ndeps != 0);
-  if (!undeferred)
-    submit_deferred(thr, team, p, x, deps, ndeps);
-  else
-    run_undeferred(thr, team, p, x, deps, ndeps);
+  submit_body(thr, team, p, x, deps, ndeps, undeferred, false);
+}
+
+/* alloc, fill and submit in one call: what runs at once is decided once, and the tool path
+ * (where every task takes this way) pays one call, not two. */
+void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s, const tomp_depend_t *deps) {
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  size_t ndeps = team ? s->ndeps : 0; /* outside a team every earlier task has completed */
+  bool now = runs_now(thr, team, p, s->flags, ndeps != 0, s->detach);
+  void *args;
+  tomp_xtask_t *x = alloc_body(thr, p, s, ndeps, now, &args);
+  if (args != s->in_place) {
+    if (s->copy_from && s->arg_size) {
+      if (s->cpyfn)
+        s->cpyfn(args, (void *)s->copy_from);
+      else
+        memcpy(args, s->copy_from, s->arg_size);
+    }
+    if (s->fill) s->fill(args, s->fill_ctx);
+  }
+  /* now covers what alloc marked undeferred (if(0), final, outside a team, in place) */
+  submit_body(thr, team, p, x, deps, ndeps, now, true);
 }
 
 #define CLS_PLAIN TOMP_CLS_PLAIN

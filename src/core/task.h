@@ -205,6 +205,13 @@ typedef struct tomp_task_spec {
    * after its taskgroup or region is cancelled, and leaves at its cancellation point (as
    * libgomp discards only tasks whose copies were not made) */
   bool must_run;
+  /* tomp_task_create only: how it fills the argument area (unless the task runs in place):
+   * a copy of copy_from (arg_size bytes; by cpyfn(area, copy_from) if set), then whatever
+   * fill(area, fill_ctx) writes */
+  const void *copy_from;
+  void (*cpyfn)(void *area, void *src);
+  void (*fill)(void *area, void *ctx);
+  void *fill_ctx;
 } tomp_task_spec_t;
 
 /* Creation in two steps, for front-ends that fill the argument area themselves (LLVM's
@@ -235,6 +242,11 @@ void tomp_task_begin_included(tomp_thread_t *thr, tomp_task_t *t, void *exit_fra
                               tomp_included_t *save) TOMP_HIDDEN;
 void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t,
                             const tomp_included_t *save) TOMP_HIDDEN;
+/* Both in one call, the area filled as spec says (copy_from, cpyfn, fill), with spec->ndeps
+ * dependences deps: the way of a front-end that need not write the area itself between the
+ * two (GOMP_task without detach, taskloop's chunks). */
+void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *spec,
+                      const tomp_depend_t *deps) TOMP_HIDDEN;
 /* The common undeferred case, short-cut: no dependences, no detach, no copy function and
  * the argument block used in place.  flags are TOMP_TF_*; the caller has checked that the
  * task must or may run at once (tomp_task_runs_at_once). */

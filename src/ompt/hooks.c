@@ -102,13 +102,14 @@ static void parallel_begin(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *e
                            unsigned requested, int flags) {
   ompt_callback_parallel_begin_t f = CB(parallel_begin);
   if (f)
-    TOMP_OMPT_CALL(f, &enc->task_data, &enc->frame, &team->parallel_data, requested, flags,
-                   team->codeptr);
+    TOMP_OMPT_CALL_ON(thr, f, &enc->task_data, &enc->frame, &team->parallel_data, requested, flags,
+                      team->codeptr);
 }
 
 static void parallel_end(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc) {
   ompt_callback_parallel_end_t f = CB(parallel_end);
-  if (f) TOMP_OMPT_CALL(f, &team->parallel_data, &enc->task_data, team->ev_flags, team->codeptr);
+  if (f)
+    TOMP_OMPT_CALL_ON(thr, f, &team->parallel_data, &enc->task_data, team->ev_flags, team->codeptr);
 }
 
 static void league(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
@@ -129,8 +130,8 @@ static void implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   /* a team of one: its implicit task is undeferred too (as ompt_get_task_info says) */
   int flags = team->nthreads == 1 ? ompt_task_implicit | ompt_task_undeferred : ompt_task_implicit;
   if (f)
-    TOMP_OMPT_CALL(f, ep, ep == ompt_scope_begin ? &team->parallel_data : NULL,
-                   &thr->task->task_data, parallelism_at(ep, team->nthreads), thr->tid, flags);
+    TOMP_OMPT_CALL_ON(thr, f, ep, ep == ompt_scope_begin ? &team->parallel_data : NULL,
+                      &thr->task->task_data, parallelism_at(ep, team->nthreads), thr->tid, flags);
 }
 
 /* A league's or target region's initial task: its region's parallel_data at end too, as in
@@ -177,7 +178,7 @@ static void sync_region(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
   ompt_data_t *pdata = ep == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel
                            ? NULL
                            : tomp_ev_parallel_data_of(task);
-  TOMP_OMPT_CALL(f, kind, ep, pdata, &task->task_data, codeptr);
+  TOMP_OMPT_CALL_ON(thr, f, kind, ep, pdata, &task->task_data, codeptr);
 }
 
 static void reduction(tomp_thread_t *thr, ompt_scope_endpoint_t ep, const void *codeptr) {
@@ -194,8 +195,8 @@ static void work(tomp_thread_t *thr, tomp_task_t *task, int wstype, ompt_scope_e
                  uint64_t count, const void *codeptr) {
   ompt_callback_work_t f = CB(work);
   if (f)
-    TOMP_OMPT_CALL(f, (ompt_work_t)wstype, ep, tomp_ev_parallel_data_of(task), &task->task_data,
-                   count, codeptr);
+    TOMP_OMPT_CALL_ON(thr, f, (ompt_work_t)wstype, ep, tomp_ev_parallel_data_of(task),
+                      &task->task_data, count, codeptr);
 }
 
 /* gcc gives no address for a section's block: instance.value is the section's number, 1 for
@@ -206,7 +207,8 @@ static void dispatch(tomp_thread_t *thr, tomp_task_t *task, int kind, uint64_t a
   ompt_dispatch_chunk_t c = {a, n};
   ompt_data_t inst = {.ptr = &c};
   if (kind == ompt_dispatch_section) inst.value = a;
-  TOMP_OMPT_CALL(f, tomp_ev_parallel_data_of(task), &task->task_data, (ompt_dispatch_t)kind, inst);
+  TOMP_OMPT_CALL_ON(thr, f, tomp_ev_parallel_data_of(task), &task->task_data, (ompt_dispatch_t)kind,
+                    inst);
 }
 
 /* ---- tasks ------------------------------------------------------------------------------- */
@@ -217,8 +219,8 @@ static void task_create(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *ta
                         const void *codeptr) {
   ompt_callback_task_create_t f = CB(task_create);
   if (f)
-    TOMP_OMPT_CALL(f, parent ? &parent->task_data : NULL, parent ? &parent->frame : NULL,
-                   &task->task_data, (int)(task->flags & TASK_FLAG_MASK), has_deps, codeptr);
+    TOMP_OMPT_CALL_ON(thr, f, parent ? &parent->task_data : NULL, parent ? &parent->frame : NULL,
+                      &task->task_data, (int)(task->flags & TASK_FLAG_MASK), has_deps, codeptr);
 }
 
 static void task_schedule(tomp_task_t *prior, int status, tomp_task_t *next) {
