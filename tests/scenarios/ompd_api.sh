@@ -1,7 +1,7 @@
 # OMPD's C API test: tests/scenarios/ompd_api.c loads libtompd.so with callbacks of its own
 # and calls all 35 entry points on ompd_api_target.c, a program that holds a known state
 # (nested regions, a thread blocked on a lock, a task running a known function, an idle
-# worker), asserting real values and the error codes.  The target runs on a stripped copy of
+# worker), asserting real values (from a gcore core file of it, then live) and the error codes.  The target runs on a stripped copy of
 # libtomp with libtompd.so beside it: the library must find everything from the dynamic
 # symbol table and ompd_dll_locations must name it.  Then ompd_api_bp.c: a program that
 # defines the ompd_bp_* functions itself and, in each, reads its own process through
