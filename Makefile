@@ -105,7 +105,9 @@ test: all
 install: all install-gdb
 	install -d $(DESTDIR)$(PREFIX)/lib/tomp $(DESTDIR)$(PREFIX)/include/tomp $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(B)/libtomp.so $(DESTDIR)$(PREFIX)/lib/libtomp.so
+ifeq ($(SAN),)
 	install -m 755 $(B)/libtompd.so $(DESTDIR)$(PREFIX)/lib/libtompd.so
+endif
 	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libgomp.so.1
 	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libgomp.so
 	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libomp.so.5

@@ -78,32 +78,52 @@ static void on_thread_end(tomp_thread_t *thr) {
   ompd_bp_thread_end();
 }
 
-/* Each region instance gets a number (team->ompd_id, core's word for OMPD): a parallel
+/* OpenMP 5.2 (ompd_bp_parallel_begin/end): in the breakpoint, the current parallel region is
+ * the one beginning or ending and the current task the encountering task; core calls these
+ * hooks while the thread is still (or again) in the encountering task, so the thread's
+ * ompd_bp_team word names the region for the debugger meanwhile.
+ * Each region instance gets a number (team->ompd_id, core's word for OMPD): a parallel
  * handle the debugger kept from an earlier region of the same (cached) team struct is then
  * seen to be stale. */
 static void on_parallel_begin(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc,
                               unsigned requested, int flags) {
   __atomic_store_n(&team->ompd_id, __atomic_add_fetch(&region_serial, 1, __ATOMIC_RELAXED),
                    __ATOMIC_RELAXED);
+  thr->ompd_bp_team = team;
   ompd_bp_parallel_begin();
+  thr->ompd_bp_team = NULL;
 }
 static void on_parallel_end(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc) {
+  thr->ompd_bp_team = team;
   ompd_bp_parallel_end();
+  thr->ompd_bp_team = NULL;
 }
+/* ompd_bp_task_begin/end: the current task is the one beginning or ending (an implicit task's
+ * thread is in it at both events) */
 static void on_implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  thr->ompd_bp_task = thr->task;
   if (ep == ompt_scope_begin)
     ompd_bp_task_begin();
   else
     ompd_bp_task_end();
+  thr->ompd_bp_task = NULL;
 }
 /* An explicit task begins when it is switched to (status switch, next = the task) and ends
- * when its body is over (complete, cancel, detach: prior = the task); the other statuses
- * (a suspended task resumed, fulfil events, taskwait) begin or end nothing. */
+ * when its body is over (complete, cancel, detach: prior = the task; core has already put the
+ * thread back in the task below, so ompd_bp_task names the one ending); the other statuses (a
+ * suspended task resumed, fulfil events, taskwait) begin or end nothing. */
 static void on_task_schedule(tomp_task_t *prior, int status, tomp_task_t *next) {
-  if (status == ompt_task_switch)
+  tomp_thread_t *thr = tomp_self;
+  if (status == ompt_task_switch) {
+    thr->ompd_bp_task = next;
     ompd_bp_task_begin();
-  else if (status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach)
+    thr->ompd_bp_task = NULL;
+  } else if (status == ompt_task_complete || status == ompt_task_cancel ||
+             status == ompt_task_detach) {
+    thr->ompd_bp_task = prior;
     ompd_bp_task_end();
+    thr->ompd_bp_task = NULL;
+  }
 }
 
 static void ompd_start(void) {

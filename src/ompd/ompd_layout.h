@@ -50,7 +50,10 @@
   X(thread, pthread, u64)         /* pthread_t */                                                  \
   X(thread, lwp, i32)             /* the kernel's thread id */                                     \
   X(thread, initial_task, task)   /* an initial thread's initial task (embedded) */                \
-  X(thread, implicit_parallel_data, data) /* initial thread: its implicit parallel region's */
+  X(thread, implicit_parallel_data, data) /* initial thread: its implicit parallel region's */ \
+  /* while the thread is in an ompd_bp_* function: its current region / task there */          \
+  X(thread, ompd_bp_team, ptr)                                                                     \
+  X(thread, ompd_bp_task, ptr)
 #define TOMP_OMPD_TEAM_FIELDS(X)                                                                   \
   X(team, nthreads, u32)                                                                           \
   X(team, level, u32)             /* nesting level, 1 = outermost parallel region */               \

@@ -4,8 +4,10 @@
  * symbols from the ELF dynamic symbol table of the libtomp the target mapped (the script
  * runs it on a stripped copy).  It calls every entry point and asserts real values of the
  * known state (team sizes, thread numbers, states, wait ids, task functions = the compiler's
- * outlined bodies, ICVs from the environment and from API calls), then the error codes: bad
- * input, released and stale handles, a foreign and a corrupt address space.  Run with
+ * outlined bodies, ICVs from the environment and from API calls), first from a core file of
+ * the target (gcore: segments from the core, the rest from the mapped files its NT_FILE note
+ * names), then live; then the error codes: bad input, released and stale handles, a foreign
+ * and a corrupt address space.  Run with
  * OMP_DEBUG=enabled (breakpoints on, the runtime names the library) and without (the state is
  * read all the same; the library is $OMPD_LIB; an undeferred task took the no-tool tiny
  * path, whose function the library must not claim to know).
@@ -48,9 +50,18 @@ static int fails, checks;
 
 /* an address-space context: the target process, or (foreign) this process's own memory with
  * a symbol table of our choosing */
+struct filemap {
+  uint64_t start, end, off;
+  char path[512];
+};
 struct _ompd_aspace_cont {
   pid_t pid;
-  int mem;        /* /proc/PID/mem */
+  int mem;        /* /proc/PID/mem, or -1 for a core file */
+  int core;       /* the core file */
+  Elf64_Phdr *ph; /* its segments */
+  int nph;
+  struct filemap *maps; /* its NT_FILE note: where file-backed pages not in it come from */
+  int nmaps;
   char lib[4096]; /* the libtomp file the target mapped */
   uint64_t base;  /* its load address */
   const char *fake_sym;
@@ -135,20 +146,47 @@ static ompd_rc_t cb_symbol(ompd_address_space_context_t *c, ompd_thread_context_
   return ompd_rc_ok;
 }
 
+/* n bytes at addr of a core file: from its segment, else (pages the kernel or gcore left
+ * out: unwritten file-backed ones) from the mapped file */
+static int core_read(struct _ompd_aspace_cont *c, uint64_t addr, size_t n, char *buf) {
+  while (n) {
+    size_t k = 0;
+    for (int i = 0; i < c->nph && !k; i++) {
+      Elf64_Phdr *p = &c->ph[i];
+      if (p->p_type != PT_LOAD || addr < p->p_vaddr || addr >= p->p_vaddr + p->p_filesz) continue;
+      k = p->p_vaddr + p->p_filesz - addr < n ? p->p_vaddr + p->p_filesz - addr : n;
+      if (pread(c->core, buf, k, (off_t)(p->p_offset + addr - p->p_vaddr)) != (ssize_t)k) return -1;
+    }
+    for (int i = 0; i < c->nmaps && !k; i++) {
+      struct filemap *m = &c->maps[i];
+      if (addr < m->start || addr >= m->end) continue;
+      k = m->end - addr < n ? m->end - addr : n;
+      int fd = open(m->path, O_RDONLY);
+      ssize_t r = fd >= 0 ? pread(fd, buf, k, (off_t)(m->off + addr - m->start)) : -1;
+      if (fd >= 0) close(fd);
+      if (r != (ssize_t)k) return -1;
+    }
+    if (!k) return -1;
+    addr += k, buf += k, n -= k;
+  }
+  return 0;
+}
+
 static int nreads;
 static ompd_rc_t cb_read(ompd_address_space_context_t *c, ompd_thread_context_t *t,
                          const ompd_address_t *a, ompd_size_t n, void *buf) {
   (void)t;
   nreads++;
+  if (c->mem < 0) return core_read(c, a->address, n, buf) ? ompd_rc_error : ompd_rc_ok;
   ssize_t r = pread(c->mem, buf, n, (off_t)a->address);
   return r == (ssize_t)n ? ompd_rc_ok : ompd_rc_error;
 }
 static ompd_rc_t cb_read_string(ompd_address_space_context_t *c, ompd_thread_context_t *t,
                                 const ompd_address_t *a, ompd_size_t n, void *buf) {
-  (void)t;
   char *s = buf;
   for (ompd_size_t i = 0; i < n; i++) {
-    if (pread(c->mem, s + i, 1, (off_t)(a->address + i)) != 1) return ompd_rc_error;
+    ompd_address_t b = {0, a->address + i};
+    if (cb_read(c, t, &b, 1, s + i) != ompd_rc_ok) return ompd_rc_error;
     if (!s[i]) return ompd_rc_ok;
   }
   return ompd_rc_ok;
@@ -199,6 +237,51 @@ static int find_lib(pid_t pid, struct _ompd_aspace_cont *c) {
   return ok;
 }
 
+/* A core file of the target (gcore), as an address space: its segments, and its NT_FILE note
+ * for the libtomp mapping (load address) and for file-backed pages it does not hold. */
+static int core_open(const char *file, struct _ompd_aspace_cont *c) {
+  Elf64_Ehdr eh;
+  c->mem = -1;
+  c->core = open(file, O_RDONLY);
+  if (c->core < 0 || pread(c->core, &eh, sizeof eh, 0) != sizeof eh || eh.e_type != ET_CORE)
+    return -1;
+  c->nph = eh.e_phnum;
+  c->ph = calloc(c->nph, sizeof *c->ph);
+  if (pread(c->core, c->ph, sizeof *c->ph * c->nph, (off_t)eh.e_phoff) !=
+      (ssize_t)(sizeof *c->ph * c->nph))
+    return -1;
+  for (int i = 0; i < c->nph; i++) {
+    if (c->ph[i].p_type != PT_NOTE) continue;
+    char *note = malloc(c->ph[i].p_filesz);
+    if (pread(c->core, note, c->ph[i].p_filesz, (off_t)c->ph[i].p_offset) !=
+        (ssize_t)c->ph[i].p_filesz)
+      return -1;
+    for (size_t at = 0; at + sizeof(Elf64_Nhdr) <= c->ph[i].p_filesz;) {
+      Elf64_Nhdr *nh = (Elf64_Nhdr *)(note + at);
+      char *desc = note + at + sizeof *nh + ((nh->n_namesz + 3) & ~3u);
+      if (nh->n_type == 0x46494c45 /* NT_FILE */) {
+        uint64_t *w = (uint64_t *)desc, count = w[0], page = w[1];
+        char *name = (char *)(w + 2 + 3 * count);
+        c->maps = calloc(count, sizeof *c->maps);
+        for (uint64_t k = 0; k < count; k++) {
+          struct filemap *m = &c->maps[c->nmaps++];
+          m->start = w[2 + 3 * k], m->end = w[3 + 3 * k], m->off = w[4 + 3 * k] * page;
+          snprintf(m->path, sizeof m->path, "%s", name);
+          name += strlen(name) + 1;
+          const char *b = strrchr(m->path, '/');
+          if (b && !strcmp(b + 1, "libtomp.so") && m->off == 0 && !c->base) {
+            c->base = m->start;
+            snprintf(c->lib, sizeof c->lib, "%s", m->path);
+          }
+        }
+      }
+      at += sizeof *nh + ((nh->n_namesz + 3) & ~3u) + ((nh->n_descsz + 3) & ~3u);
+    }
+    free(note);
+  }
+  return c->base ? 0 : -1;
+}
+
 /* ---- what the target said ------------------------------------------------------------------- */
 
 typedef struct {
@@ -241,19 +324,20 @@ static void set_phase(struct _ompd_aspace_cont *c, uint64_t phase_addr, int v) {
 #define F(name) static __typeof__(ompd_##name) *p_##name;
 #define OMPD_FUNCS(X)                                                                              \
   X(initialize)                                                                                    \
-  X(get_api_version) X(get_version_string) X(finalize) X(process_initialize) X(device_initialize)  \
-      X(rel_address_space_handle) X(get_omp_version) X(get_omp_version_string)                     \
-          X(get_thread_in_parallel) X(get_thread_handle) X(rel_thread_handle)                      \
-              X(thread_handle_compare) X(get_thread_id) X(get_curr_parallel_handle)                \
-                  X(get_enclosing_parallel_handle) X(get_task_parallel_handle)                     \
-                      X(rel_parallel_handle) X(parallel_handle_compare) X(get_curr_task_handle)    \
-                          X(get_generating_task_handle) X(get_scheduling_task_handle)              \
-                              X(get_task_in_parallel) X(rel_task_handle) X(task_handle_compare)    \
-                                  X(get_task_function) X(get_task_frame) X(enumerate_states)       \
-                                      X(get_state) X(get_display_control_vars)                     \
-                                          X(rel_display_control_vars) X(enumerate_icvs)            \
-                                              X(get_icv_from_scope) X(get_icv_string_from_scope)   \
-                                                  X(get_tool_data)
+  X(get_api_version)                                                                               \
+  X(get_version_string)                                                                            \
+  X(finalize) X(process_initialize) X(device_initialize) X(rel_address_space_handle)               \
+      X(get_omp_version) X(get_omp_version_string) X(get_thread_in_parallel) X(get_thread_handle)  \
+          X(rel_thread_handle) X(thread_handle_compare) X(get_thread_id)                           \
+              X(get_curr_parallel_handle) X(get_enclosing_parallel_handle)                         \
+                  X(get_task_parallel_handle) X(rel_parallel_handle) X(parallel_handle_compare)    \
+                      X(get_curr_task_handle) X(get_generating_task_handle)                        \
+                          X(get_scheduling_task_handle) X(get_task_in_parallel) X(rel_task_handle) \
+                              X(task_handle_compare) X(get_task_function) X(get_task_frame)        \
+                                  X(enumerate_states) X(get_state) X(get_display_control_vars)     \
+                                      X(rel_display_control_vars) X(enumerate_icvs)                \
+                                          X(get_icv_from_scope) X(get_icv_string_from_scope)       \
+                                              X(get_tool_data)
 OMPD_FUNCS(F)
 #undef F
 
@@ -314,106 +398,18 @@ static int64_t levels(ompd_parallel_handle_t *p) {
   return icv(p, "levels-var", ompd_scope_parallel);
 }
 
-int main(int argc, char **argv) {
-  if (argc != 6) {
-    fprintf(stderr, "usage: ompd_api TARGET outer_fn inner_fn task_fn phase\n");
-    return 2;
-  }
-  uint64_t outer_fn = strtoull(argv[2], NULL, 16), inner_fn = strtoull(argv[3], NULL, 16),
-           task_fn = strtoull(argv[4], NULL, 16), phase_addr = strtoull(argv[5], NULL, 16);
-  int fd[2];
-  if (pipe(fd)) return 2;
-  target = fork();
-  if (target == 0) {
-    dup2(fd[1], 1);
-    close(fd[0]);
-    execl(argv[1], argv[1], (char *)NULL);
-    _exit(127);
-  }
-  close(fd[1]);
-  from_target = fdopen(fd[0], "r");
-  read_until("READY");
+/* Phase 1: the known state, read through as (the live process, or its core file). */
+static ompd_thread_handle_t *tA, *tB, *tC, *tD;
+static ompd_parallel_handle_t *pA, *pC, *root;
+static ompd_task_handle_t *kC;
+static ompd_address_t fn;
+static uint64_t outer_fn, inner_fn, task_fn;
+static int debug;
 
-  struct _ompd_aspace_cont ctx = {.pid = target};
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/mem", (int)target);
-  ctx.mem = open(path, O_RDWR);
-  CHECK(ctx.mem >= 0 && find_lib(target, &ctx) == 0, "target memory / libtomp mapping");
-  if (fails) goto end;
-
-  /* ---- the library the target names --------------------------------------------------- */
-  uint64_t locs_addr = elf_dynsym(ctx.lib, "ompd_dll_locations"), locs, p;
-  CHECK(locs_addr && elf_dynsym(ctx.lib, "ompd_dll_locations_valid") &&
-            elf_dynsym(ctx.lib, "ompd_bp_parallel_begin") &&
-            elf_dynsym(ctx.lib, "ompd_bp_task_end") && elf_dynsym(ctx.lib, "ompd_bp_thread_end"),
-        "runtime-side symbols in the dynamic symbol table");
-  CHECK(elf_dynsym(ctx.lib, "omp_get_thread_num") && !elf_dynsym(ctx.lib, "tomp_fork"),
-        "a stripped libtomp");
-  pread(ctx.mem, &locs, 8, (off_t)(ctx.base + locs_addr));
-  char lib[4096] = "";
-  const char *dbg = getenv("OMP_DEBUG");
-  int debug = dbg && !strcmp(dbg, "enabled");
-  CHECK(debug ? locs != 0 : locs == 0, "ompd_dll_locations is set with OMP_DEBUG=enabled only");
-  if (!debug && getenv("OMPD_LIB")) snprintf(lib, sizeof lib, "%s", getenv("OMPD_LIB"));
-  for (int i = 0; locs && i < 4; i++) {
-    ompd_address_t a = {0, 0};
-    pread(ctx.mem, &p, 8, (off_t)(locs + 8 * i));
-    if (!p) break;
-    a.address = p;
-    char name[4096];
-    cb_read_string(&ctx, NULL, &a, sizeof name, name);
-    if (name[0] == '/') snprintf(lib, sizeof lib, "%s", name);
-    if (i == 0) CHECK(!strcmp(name, "libtompd.so"), "first location %s", name);
-  }
-  void *dl = lib[0] ? dlopen(lib, RTLD_NOW) : NULL;
-  CHECK(dl != NULL, "dlopen(%s): %s", lib, dlerror());
-  if (!dl) goto end;
-  int nsyms = 0;
-#define F(name)                                                                                    \
-  p_##name = (__typeof__(p_##name))dlsym(dl, "ompd_" #name);                                       \
-  nsyms += p_##name != NULL;
-  OMPD_FUNCS(F)
-#undef F
-  CHECK(nsyms == 35, "%d of 35 entry points", nsyms);
-  if (nsyms != 35) goto end;
-
-  /* ---- set-up ---------------------------------------------------------------------------- */
-  ompd_word_t ver = 0;
-  const char *vs = NULL;
-  RC(p_get_api_version(&ver), ompd_rc_ok);
-  CHECK(ver == 202111, "api version %ld", (long)ver);
-  RC(p_get_version_string(&vs), ompd_rc_ok);
-  CHECK(vs && strstr(vs, "tomp"), "version string");
-  RC(p_get_api_version(NULL), ompd_rc_bad_input);
-  RC(p_get_version_string(NULL), ompd_rc_bad_input);
-  RC(p_finalize(), ompd_rc_unsupported); /* not initialized yet */
-  RC(p_process_initialize(&ctx, &as), ompd_rc_error);
-  RC(p_initialize(202111, NULL), ompd_rc_bad_input);
-  RC(p_initialize(199900, &callbacks), ompd_rc_unsupported);
-  RC(p_initialize(202111, &callbacks), ompd_rc_ok);
-  RC(p_process_initialize(NULL, &as), ompd_rc_bad_input);
-  RC(p_process_initialize(&ctx, NULL), ompd_rc_bad_input);
-  RC(p_process_initialize(&ctx, &as), ompd_rc_ok);
-  if (!as) goto end;
-  ompd_word_t omp_ver = 0;
-  const char *omp_vs = NULL;
-  RC(p_get_omp_version(as, &omp_ver), ompd_rc_ok);
-  CHECK(omp_ver == 202111, "_OPENMP %ld", (long)omp_ver);
-  RC(p_get_omp_version_string(as, &omp_vs), ompd_rc_ok);
-  CHECK(omp_vs && strstr(omp_vs, "tomp") && strstr(omp_vs, "5.2"), "omp version string %s",
-        omp_vs ? omp_vs : "");
-  RC(p_get_omp_version(NULL, &omp_ver), ompd_rc_bad_input);
-  RC(p_get_omp_version_string(as, NULL), ompd_rc_bad_input);
-  ompd_address_space_handle_t *dev = NULL;
-  uint64_t devid = 0;
-  RC(p_device_initialize(as, &ctx, 1, sizeof devid, &devid, &dev), ompd_rc_unsupported);
-  RC(p_device_initialize(NULL, &ctx, 1, sizeof devid, &devid, &dev), ompd_rc_bad_input);
-  RC(p_device_initialize(as, &ctx, 1, sizeof devid, &devid, NULL), ompd_rc_bad_input);
-
+static void phase1(void) {
   /* ---- threads, ids, states ------------------------------------------------------------ */
-  ompd_thread_handle_t *tA = thread_of('A'), *tB = thread_of('B'), *tC = thread_of('C'),
-                       *tD = thread_of('D');
-  if (!tA || !tB || !tC || !tD) goto end;
+  tA = thread_of('A'), tB = thread_of('B'), tC = thread_of('C'), tD = thread_of('D');
+  if (!tA || !tB || !tC || !tD) return;
   CHECK(nctx >= 4, "thread contexts asked for");
   {
     ompd_thread_handle_t *t2 = NULL;
@@ -506,13 +502,13 @@ int main(int argc, char **argv) {
   }
 
   /* ---- parallel regions ------------------------------------------------------------------ */
-  ompd_parallel_handle_t *pA = NULL, *pB = NULL, *pC = NULL, *pD = NULL, *outer = NULL,
-                         *outer2 = NULL, *root = NULL, *none = NULL;
+  ompd_parallel_handle_t *pB = NULL, *pD = NULL, *outer = NULL, *outer2 = NULL, *none = NULL;
+  pA = pC = root = NULL;
   RC(p_get_curr_parallel_handle(tA, &pA), ompd_rc_ok);
   RC(p_get_curr_parallel_handle(tB, &pB), ompd_rc_ok);
   RC(p_get_curr_parallel_handle(tC, &pC), ompd_rc_ok);
   RC(p_get_curr_parallel_handle(tD, &pD), ompd_rc_ok);
-  if (!pA || !pB || !pC || !pD) goto end;
+  if (!pA || !pB || !pC || !pD) return;
   CHECK(cmp_par(pA, pB) == 0 && cmp_par(pC, pD) == 0 && cmp_par(pA, pC) != 0,
         "A,B share a team; C,D share another");
   CHECK(team_size(pA) == 2 && levels(pA) == 2 &&
@@ -520,11 +516,11 @@ int main(int argc, char **argv) {
         "inner region: 2 threads, level 2");
   RC(p_get_enclosing_parallel_handle(pA, &outer), ompd_rc_ok);
   RC(p_get_enclosing_parallel_handle(pC, &outer2), ompd_rc_ok);
-  if (!outer || !outer2) goto end;
+  if (!outer || !outer2) return;
   CHECK(cmp_par(outer, outer2) == 0, "both inner regions are nested in one outer region");
   CHECK(team_size(outer) == 2 && levels(outer) == 1, "outer region: 2 threads, level 1");
   RC(p_get_enclosing_parallel_handle(outer, &root), ompd_rc_ok);
-  if (!root) goto end;
+  if (!root) return;
   CHECK(team_size(root) == 1 && levels(root) == 0, "the initial thread's implicit region");
   RC(p_get_enclosing_parallel_handle(root, &none), ompd_rc_unavailable);
   RC(p_get_enclosing_parallel_handle(NULL, &none), ompd_rc_bad_input);
@@ -555,20 +551,21 @@ int main(int argc, char **argv) {
   }
 
   /* ---- tasks ------------------------------------------------------------------------------ */
-  ompd_task_handle_t *kA = NULL, *kB = NULL, *kC = NULL, *gen = NULL, *sched = NULL, *imp = NULL,
+  ompd_task_handle_t *kA = NULL, *kB = NULL, *gen = NULL, *sched = NULL, *imp = NULL,
                      *none_t = NULL, *init = NULL;
+  kC = NULL;
   RC(p_get_curr_task_handle(tA, &kA), ompd_rc_ok);
   RC(p_get_curr_task_handle(tB, &kB), ompd_rc_ok);
   RC(p_get_curr_task_handle(tC, &kC), ompd_rc_ok);
-  if (!kA || !kB || !kC) goto end;
+  if (!kA || !kB || !kC) return;
   RC(p_get_generating_task_handle(kC, &gen), ompd_rc_ok);
   RC(p_get_scheduling_task_handle(kC, &sched), ompd_rc_ok);
   RC(p_get_task_in_parallel(pC, 0, &imp), ompd_rc_ok);
-  if (!gen || !sched || !imp) goto end;
+  if (!gen || !sched || !imp) return;
   CHECK(cmp_task(gen, imp) == 0, "C's task was generated by C's implicit task");
   CHECK(cmp_task(sched, imp) == 0, "an undeferred task's scheduling task is its generator");
   CHECK(cmp_task(kC, imp) != 0, "C runs an explicit task");
-  ompd_address_t fn = {0, 0};
+  fn = (ompd_address_t){0, 0};
   RC(p_get_task_function(kC, &fn), debug ? ompd_rc_ok : ompd_rc_unavailable);
   CHECK(!debug || fn.address == task_fn,
         "explicit task function %#lx, expected spawn_task's body %#lx", (long)fn.address,
@@ -593,7 +590,7 @@ int main(int argc, char **argv) {
     }
   }
   RC(p_get_task_in_parallel(root, 0, &init), ompd_rc_ok);
-  if (!init) goto end;
+  if (!init) return;
   RC(p_get_task_function(init, &fn), ompd_rc_unavailable); /* an initial task */
   RC(p_get_generating_task_handle(init, &none_t), ompd_rc_unavailable);
   RC(p_get_scheduling_task_handle(imp, &none_t), ompd_rc_unavailable);
@@ -700,6 +697,125 @@ int main(int argc, char **argv) {
     RC(p_get_tool_data(tA, ompd_scope_thread, NULL, &a), ompd_rc_bad_input);
     RC(p_get_tool_data(kC, ompd_scope_thread, &v, &a), ompd_rc_bad_input); /* not a thread */
   }
+}
+
+int main(int argc, char **argv) {
+  if (argc != 6) {
+    fprintf(stderr, "usage: ompd_api TARGET outer_fn inner_fn task_fn phase\n");
+    return 2;
+  }
+  outer_fn = strtoull(argv[2], NULL, 16), inner_fn = strtoull(argv[3], NULL, 16),
+  task_fn = strtoull(argv[4], NULL, 16);
+  uint64_t phase_addr = strtoull(argv[5], NULL, 16);
+  int fd[2];
+  if (pipe(fd)) return 2;
+  target = fork();
+  if (target == 0) {
+    dup2(fd[1], 1);
+    close(fd[0]);
+    execl(argv[1], argv[1], (char *)NULL);
+    _exit(127);
+  }
+  close(fd[1]);
+  from_target = fdopen(fd[0], "r");
+  read_until("READY");
+
+  struct _ompd_aspace_cont ctx = {.pid = target};
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/mem", (int)target);
+  ctx.mem = open(path, O_RDWR);
+  CHECK(ctx.mem >= 0 && find_lib(target, &ctx) == 0, "target memory / libtomp mapping");
+  if (fails) goto end;
+
+  /* ---- the library the target names --------------------------------------------------- */
+  uint64_t locs_addr = elf_dynsym(ctx.lib, "ompd_dll_locations"), locs, p;
+  CHECK(locs_addr && elf_dynsym(ctx.lib, "ompd_dll_locations_valid") &&
+            elf_dynsym(ctx.lib, "ompd_bp_parallel_begin") &&
+            elf_dynsym(ctx.lib, "ompd_bp_task_end") && elf_dynsym(ctx.lib, "ompd_bp_thread_end"),
+        "runtime-side symbols in the dynamic symbol table");
+  CHECK(elf_dynsym(ctx.lib, "omp_get_thread_num") && !elf_dynsym(ctx.lib, "tomp_fork"),
+        "a stripped libtomp");
+  pread(ctx.mem, &locs, 8, (off_t)(ctx.base + locs_addr));
+  char lib[4096] = "";
+  const char *dbg = getenv("OMP_DEBUG");
+  debug = dbg && !strcmp(dbg, "enabled");
+  CHECK(debug ? locs != 0 : locs == 0, "ompd_dll_locations is set with OMP_DEBUG=enabled only");
+  if (!debug && getenv("OMPD_LIB")) snprintf(lib, sizeof lib, "%s", getenv("OMPD_LIB"));
+  for (int i = 0; locs && i < 4; i++) {
+    ompd_address_t a = {0, 0};
+    pread(ctx.mem, &p, 8, (off_t)(locs + 8 * i));
+    if (!p) break;
+    a.address = p;
+    char name[4096];
+    cb_read_string(&ctx, NULL, &a, sizeof name, name);
+    if (name[0] == '/') snprintf(lib, sizeof lib, "%s", name);
+    if (i == 0) CHECK(!strcmp(name, "libtompd.so"), "first location %s", name);
+  }
+  void *dl = lib[0] ? dlopen(lib, RTLD_NOW) : NULL;
+  CHECK(dl != NULL, "dlopen(%s): %s", lib, dlerror());
+  if (!dl) goto end;
+  int nsyms = 0;
+#define F(name)                                                                                    \
+  p_##name = (__typeof__(p_##name))dlsym(dl, "ompd_" #name);                                       \
+  nsyms += p_##name != NULL;
+  OMPD_FUNCS(F)
+#undef F
+  CHECK(nsyms == 35, "%d of 35 entry points", nsyms);
+  if (nsyms != 35) goto end;
+
+  /* ---- set-up ---------------------------------------------------------------------------- */
+  ompd_word_t ver = 0;
+  const char *vs = NULL;
+  RC(p_get_api_version(&ver), ompd_rc_ok);
+  CHECK(ver == 202111, "api version %ld", (long)ver);
+  RC(p_get_version_string(&vs), ompd_rc_ok);
+  CHECK(vs && strstr(vs, "tomp"), "version string");
+  RC(p_get_api_version(NULL), ompd_rc_bad_input);
+  RC(p_get_version_string(NULL), ompd_rc_bad_input);
+  RC(p_finalize(), ompd_rc_unsupported); /* not initialized yet */
+  RC(p_process_initialize(&ctx, &as), ompd_rc_error);
+  RC(p_initialize(202111, NULL), ompd_rc_bad_input);
+  RC(p_initialize(199900, &callbacks), ompd_rc_unsupported);
+  RC(p_initialize(202111, &callbacks), ompd_rc_ok);
+  RC(p_process_initialize(NULL, &as), ompd_rc_bad_input);
+  RC(p_process_initialize(&ctx, NULL), ompd_rc_bad_input);
+  RC(p_process_initialize(&ctx, &as), ompd_rc_ok);
+  if (!as) goto end;
+  ompd_word_t omp_ver = 0;
+  const char *omp_vs = NULL;
+  RC(p_get_omp_version(as, &omp_ver), ompd_rc_ok);
+  CHECK(omp_ver == 202111, "_OPENMP %ld", (long)omp_ver);
+  RC(p_get_omp_version_string(as, &omp_vs), ompd_rc_ok);
+  CHECK(omp_vs && strstr(omp_vs, "tomp") && strstr(omp_vs, "5.2"), "omp version string %s",
+        omp_vs ? omp_vs : "");
+  RC(p_get_omp_version(NULL, &omp_ver), ompd_rc_bad_input);
+  RC(p_get_omp_version_string(as, NULL), ompd_rc_bad_input);
+  ompd_address_space_handle_t *dev = NULL;
+  uint64_t devid = 0;
+  RC(p_device_initialize(as, &ctx, 1, sizeof devid, &devid, &dev), ompd_rc_unsupported);
+  RC(p_device_initialize(NULL, &ctx, 1, sizeof devid, &devid, &dev), ompd_rc_bad_input);
+  RC(p_device_initialize(as, &ctx, 1, sizeof devid, &devid, NULL), ompd_rc_bad_input);
+
+  /* the same state from a core file of the target (gcore), then live */
+  char core[4200], cmd[13000];
+  snprintf(core, sizeof core, "%s.core", argv[1]);
+  snprintf(cmd, sizeof cmd, "gcore -o '%s' %d >/dev/null 2>&1 && mv '%s.%d' '%s'", core,
+           (int)target, core, (int)target, core);
+  static struct _ompd_aspace_cont corectx;
+  ompd_address_space_handle_t *live = as;
+  if (system(cmd) == 0 && core_open(core, &corectx) == 0) {
+    int before = fails, n = checks;
+    corectx.pid = target;
+    RC(p_process_initialize(&corectx, &as), ompd_rc_ok);
+    if (as != live) phase1();
+    printf("core file: %d checks, %d failed\n", checks - n, fails - before);
+    as = live;
+    unlink(core);
+  } else {
+    printf("core file: skipped (gcore failed or the core is unreadable)\n");
+  }
+  phase1();
+  if (fails) goto end;
 
   /* ---- phase 2: the regions end, every worker ends: stale handles -------------------------- */
   set_phase(&ctx, phase_addr, 1);

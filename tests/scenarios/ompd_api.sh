@@ -1,9 +1,11 @@
 # OMPD's C API test: tests/scenarios/ompd_api.c loads libtompd.so with callbacks of its own
 # and calls all 35 entry points on ompd_api_target.c, a program that holds a known state
 # (nested regions, a thread blocked on a lock, a task running a known function, an idle
-# worker), asserting real values and the error codes.  The target runs on a stripped copy of
+# worker), asserting real values (from a gcore core file of it, then live) and the error codes.  The target runs on a stripped copy of
 # libtomp with libtompd.so beside it: the library must find everything from the dynamic
-# symbol table and ompd_dll_locations must name it.
+# symbol table and ompd_dll_locations must name it.  Then ompd_api_bp.c: a program that
+# defines the ompd_bp_* functions itself and, in each, reads its own process through
+# libtompd: the current region and task at each breakpoint are what OpenMP 5.2 says.
 set -u
 B=${TOMP_BUILD:-build}
 OUT=${TEST_OUT:-/tmp}/ompd_api
@@ -29,4 +31,10 @@ for debug in enabled ""; do
     OMP_THREAD_LIMIT=16 OMP_WAIT_POLICY=passive LD_LIBRARY_PATH="$OUT/lib" OMPD_LIB="$OUT/lib/libtompd.so" \
     timeout -k 5 60 "$OUT/ompd_api" "$OUT/target" "$outer" "$inner" "$task" "$phase" || rc=1
 done
+echo "breakpoints:"
+gcc -fopenmp -O1 -g -no-pie -rdynamic -Wall -Wextra -Werror -I"$ROOT/include" "$here/ompd_api_bp.c" \
+  -o "$OUT/bp" -ldl || exit 1
+bsym() { nm "$OUT/bp" | awk -v s="$1" '$3 == s { print $1 }'; }
+env OMP_DEBUG=enabled OMPD_LIB="$OUT/lib/libtompd.so" LD_LIBRARY_PATH="$OUT/lib" \
+  timeout -k 5 60 "$OUT/bp" "$(bsym region._omp_fn.0)" "$(bsym spawn._omp_fn.0)" || rc=1
 exit $rc

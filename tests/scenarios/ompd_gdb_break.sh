@@ -2,7 +2,8 @@
 # gdb and tomp's OMPD library (tools/gdb, docs/ompd.md): breakpoints and set-up.
 #   ompd break task / parallel with OMP_DEBUG=enabled: gdb stops where the explicit task of
 #     tests/ompd/states.c taskwait begins, and names its function (the outlined body); a
-#     parallel region's begin stops on the encountering thread
+#     parallel region's begin stops on the encountering thread, where the region beginning is
+#     the current one (OpenMP 5.2)
 #   without OMP_DEBUG: ompd break says the breakpoint will not be hit, and it is not; the
 #     other commands still work (the library is found beside the runtime)
 #   a program on GCC's libgomp: a clear message, no Python error; a core file: no breakpoints
@@ -21,7 +22,7 @@ ompd-test-continue-until OpenMP task begins: explicit task
 info breakpoints
 kill
 G
-expect break.log "^OpenMP parallel region begins on gdb thread 1 " "a stop where the region begins"
+expect break.log "^OpenMP parallel region #1 begins on gdb thread 1: level 1, team of 3, taskwait_region\._omp_fn\.0 \(states\.c:[0-9]+\)" "a stop where the region begins, with the new region's team and body"
 expect break.log "^OpenMP task begins: implicit task, taskwait_region\._omp_fn\.0 " "stops where the implicit tasks begin"
 expect break.log "^OpenMP task begins: explicit task, taskwait_region\._omp_fn\.1 \(states\.c:[0-9]+\)" "a stop where the explicit task begins, with its outlined body"
 expect break.log "hit Breakpoint 2, ompd_bp_task_begin" "gdb's breakpoint on ompd_bp_task_begin"

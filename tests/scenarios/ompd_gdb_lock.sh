@@ -68,6 +68,15 @@ expect stripped.log "OMPD library: $W/stripped/libtompd.so" "stripped: the libra
 expect stripped.log "wait_lock +0x[0-9a-f]+ \(test_lock\)" "stripped: the waiting thread"
 expect stripped.log "OpenMP runtime: omp_set_lock" "stripped: bt leaves out the runtime"
 expect stripped.log "^#[0-9]+ +main \(.*\) at .*states\.c" "stripped: bt reaches main"
+# ... and without OMP_DEBUG (no task frames): the runtime's frames left out by library, the
+# library being the one that defines ompd_dll_locations_valid, whatever its name
+LD_LIBRARY_PATH="$W/stripped" timeout -k 5 240 gdb "${GDB_INIT[@]}" \
+  -ex run -ex "ompd-test-wait wait_lock=1" -ex "thread 2" -ex "ompd bt" -ex kill \
+  --args "$W/states" lock >stripped-nodebug.log 2>&1
+echo "== stripped-nodebug.log"; cat stripped-nodebug.log
+expect stripped-nodebug.log "no task frames .*runtime frames left out by library" "stripped, no OMP_DEBUG: bt says how it works"
+expect stripped-nodebug.log "^#0 +lock_region\._omp_fn\.[0-9]+ \(.*\) at .*states\.c" "stripped, no OMP_DEBUG: bt starts in the outlined body"
+if grep -E '^#.*\]$' stripped-nodebug.log | grep -Eq '\?\?|libgomp|syscall'; then bad "stripped, no OMP_DEBUG: runtime frames in ompd bt"; fi
 
 core=$(kernel_core "$W")
 if [ -n "$core" ]; then

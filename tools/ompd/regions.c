@@ -65,14 +65,17 @@ static ompd_rc_t task_make(ompd_address_space_handle_t *as, uint64_t task,
 }
 
 /* Whether team's region is still on: its primary thread is in it, or in a region nested in
- * it (a finished region's team struct stays as it was until it is reused). */
+ * it, or in its ompd_bp_parallel_begin/end (a finished region's team struct stays as it was
+ * until it is reused). */
 static ompd_rc_t team_active(ompd_address_space_handle_t *as, uint64_t team, uint32_t level) {
   uint64_t threads, master, t;
   ompd_rc_t rc;
   if ((rc = tompd_u64(as, team + LAY(as).team_threads, &threads)) != ompd_rc_ok ||
       (rc = tompd_u64(as, threads, &master)) != ompd_rc_ok ||
-      (rc = tompd_u64(as, master + LAY(as).thread_team, &t)) != ompd_rc_ok)
+      (rc = tompd_u64(as, master + LAY(as).thread_ompd_bp_team, &t)) != ompd_rc_ok)
     return rc;
+  if (t == team) return ompd_rc_ok;
+  if ((rc = tompd_u64(as, master + LAY(as).thread_team, &t)) != ompd_rc_ok) return rc;
   for (unsigned steps = 0; t && steps < 256; steps++) {
     uint32_t l;
     if (t == team) return ompd_rc_ok;
@@ -104,6 +107,14 @@ ompd_rc_t tompd_task_check(ompd_task_handle_t *th) {
   if (rc == ompd_rc_ok) rc = tompd_u32(as, th->addr + LAY(as).task_flags, &flags);
   if (rc != ompd_rc_ok) return rc;
   if (parent != th->parent || flags != th->flags) return ompd_rc_stale_handle;
+  /* the task of a thread's ompd_bp_task_begin/end, while the thread is in it (its body may
+   * not have begun, or have returned already) */
+  if (th->bp_thread) {
+    uint64_t bp;
+    if ((rc = tompd_u64(as, th->bp_thread + LAY(as).thread_ompd_bp_task, &bp)) != ompd_rc_ok)
+      return rc;
+    if (bp == th->addr) return ompd_rc_ok;
+  }
   if ((flags & TOMP_OMPD_TASK_EXPLICIT) && !(flags & TOMP_OMPD_TASK_TINY)) {
     if ((rc = tompd_u64(as, th->addr + LAY(as).task_frame, &exit_frame)) != ompd_rc_ok) return rc;
     return exit_frame ? ompd_rc_ok : ompd_rc_stale_handle;
@@ -141,6 +152,9 @@ TOMPD_EXPORT ompd_rc_t ompd_get_curr_parallel_handle(ompd_thread_handle_t *threa
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = thread_handle->as;
   uint64_t thr = thread_handle->addr, team, task;
+  /* in ompd_bp_parallel_begin/end: the region beginning or ending */
+  if ((rc = tompd_u64(as, thr + LAY(as).thread_ompd_bp_team, &team)) != ompd_rc_ok) return rc;
+  if (team) return parallel_make(as, team, 0, parallel_handle);
   if ((rc = tompd_u64(as, thr + LAY(as).thread_team, &team)) != ompd_rc_ok ||
       (rc = tompd_u64(as, thr + LAY(as).thread_task, &task)) != ompd_rc_ok)
     return rc;
@@ -243,10 +257,16 @@ TOMPD_EXPORT ompd_rc_t ompd_get_curr_task_handle(ompd_thread_handle_t *thread_ha
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = thread_handle->as;
   uint64_t task;
-  if ((rc = tompd_u64(as, thread_handle->addr + LAY(as).thread_task, &task)) != ompd_rc_ok)
+  /* in ompd_bp_task_begin/end: the task beginning or ending */
+  if ((rc = tompd_u64(as, thread_handle->addr + LAY(as).thread_ompd_bp_task, &task)) != ompd_rc_ok)
+    return rc;
+  uint64_t bp = task;
+  if (!task && (rc = tompd_u64(as, thread_handle->addr + LAY(as).thread_task, &task)) != ompd_rc_ok)
     return rc;
   if (!task) return ompd_rc_unavailable; /* an idle worker */
-  return task_make(as, task, task_handle);
+  if ((rc = task_make(as, task, task_handle)) == ompd_rc_ok && bp)
+    (*task_handle)->bp_thread = thread_handle->addr;
+  return rc;
 }
 
 TOMPD_EXPORT ompd_rc_t ompd_get_generating_task_handle(

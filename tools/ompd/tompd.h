@@ -75,6 +75,7 @@ struct _ompd_task_handle {
   uint64_t addr;
   uint64_t parent; /* identity, re-checked */
   uint32_t flags;
+  uint64_t bp_thread; /* made in a breakpoint of this thread, about this task */
 };
 
 /* ---- access.c: callbacks, reads, handles ---- */

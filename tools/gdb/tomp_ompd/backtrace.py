@@ -21,20 +21,29 @@ import os
 import gdb
 
 from . import api
+from .target import symbol_address
 from .view import symbolize
 
 WORD = 8
 
 
-def is_runtime_pc(pc):
+def runtime_library():
+    """The file of the loaded library that is the runtime: the one defining
+    ompd_dll_locations_valid (whatever it is called: libgomp.so.1, libomp.so.5, a copy)."""
+    addr = symbol_address("ompd_dll_locations_valid")
+    try:
+        lib = gdb.solib_name(addr) if addr is not None else None
+    except Exception:
+        lib = None
+    return os.path.realpath(lib) if lib else None
+
+
+def is_runtime_pc(pc, runtime):
     try:
         lib = gdb.solib_name(pc)
     except Exception:
         return False
-    if not lib:
-        return False
-    base = os.path.basename(os.path.realpath(lib))
-    return base.startswith("libtomp")
+    return bool(lib) and os.path.realpath(lib) == runtime
 
 
 def is_system_pc(pc):
@@ -91,6 +100,7 @@ def read_frames(gdb_thread, limit=512):
         for i in reversed(range(n)):
             if kinds[i] == gdb.INLINE_FRAME and i + 1 < n:
                 cfa[i] = cfa[i + 1]
+        runtime = runtime_library()
         for i, f in enumerate(frames):
             r = FrameRec()
             r.where = (gdb_thread.num, i)  # gdb's thread and frame numbers
@@ -98,7 +108,7 @@ def read_frames(gdb_thread, limit=512):
             r.cfa = cfa[i]
             r.name = f.name() or symbolize(r.pc) or "??"
             r.text = describe_frame(f)
-            r.runtime = is_runtime_pc(r.pc)
+            r.runtime = is_runtime_pc(r.pc, runtime)
             r.system = is_system_pc(r.pc)
             recs.append(r)
         return recs

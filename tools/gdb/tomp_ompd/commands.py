@@ -264,14 +264,20 @@ class BeginBreakpoint(gdb.Breakpoint):
                 if ot is None:
                     return True
                 if self.what == "parallel":
+                    # OpenMP 5.2 binds the breakpoint to the region that begins (current
+                    # region) and its encountering task (current task)
                     r = v.active_region(ot)
-                    t = v.curr_task(ot)
-                    fn = v.task_function(t) if t else None
-                    out("OpenMP parallel region begins on gdb thread %d (current region: %s;"
-                        " task: %s)\n" % (
-                            ot.gdb.num, "#%d, level %d, team of %s" % (
-                                r.num, v.region_level(r), v.team_size(r)) if r else "none",
-                            v.describe_function(fn) if fn else "the initial task"))
+                    body = ""
+                    if r is not None:
+                        h = ctypes.c_void_p()
+                        if v.plugin.try_call("ompd_get_task_in_parallel",
+                                             ctypes.c_void_p(r.handle), ctypes.c_int(0),
+                                             ctypes.byref(h)) == api.RC_OK and h.value:
+                            body = v.describe_function(v.task_function(v.task(h.value)))
+                    out("OpenMP parallel region #%s begins on gdb thread %d: level %s, "
+                        "team of %s%s\n" % (
+                            r.num if r else "?", ot.gdb.num, v.region_level(r) if r else "?",
+                            v.team_size(r) if r else "?", ", " + body if body else ""))
                 else:
                     t = v.curr_task(ot)
                     out("OpenMP task begins: %s task, %s\n" % (
