@@ -15,6 +15,7 @@
 
 typedef struct tomp_kmp_thdr {
   tomp_task_t *core;     /* core's task, until submitted (NULL in a taskloop's chunk copies) */
+  tomp_task_t *proxy;    /* a proxy task's core task, which __kmpc_proxy_task_completed ends */
   tomp_included_t saved; /* if(0) tasks: the thread's state across the body */
   uint32_t kflags;       /* __kmpc_omp_task_alloc's flags (KMP_TASK_*) */
   uint32_t size;         /* bytes of the whole area (header included) */
@@ -49,6 +50,9 @@ kmp_task_t *__kmpc_omp_target_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32
                                          kmp_routine_entry_t task_entry,
                                          kmp_int64 device_id) TOMP_EXPORT;
 kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task) TOMP_EXPORT;
+kmp_int32 __kmpc_omp_task_parts(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task) TOMP_EXPORT;
+void __kmpc_proxy_task_completed(kmp_int32 gtid, kmp_task_t *ptask) TOMP_EXPORT;
+void __kmpc_proxy_task_completed_ooo(kmp_task_t *ptask) TOMP_EXPORT;
 void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task) TOMP_EXPORT;
 void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task) TOMP_EXPORT;
 kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
@@ -122,6 +126,11 @@ void *__kmpc_calloc(kmp_int32 gtid, size_t nmemb, size_t size, uintptr_t allocat
 void *__kmpc_realloc(kmp_int32 gtid, void *ptr, size_t size, uintptr_t allocator,
                      uintptr_t free_allocator) TOMP_EXPORT;
 void __kmpc_free(kmp_int32 gtid, void *ptr, uintptr_t allocator) TOMP_EXPORT;
+uintptr_t __kmpc_init_allocator(kmp_int32 gtid, uintptr_t memspace, int ntraits,
+                                void *traits) TOMP_EXPORT;
+void __kmpc_destroy_allocator(kmp_int32 gtid, uintptr_t allocator) TOMP_EXPORT;
+void __kmpc_set_default_allocator(kmp_int32 gtid, uintptr_t allocator) TOMP_EXPORT;
+uintptr_t __kmpc_get_default_allocator(kmp_int32 gtid) TOMP_EXPORT;
 
 /* error.c: severity 1 warning, 2 fatal */
 void __kmpc_error(ident_t *loc, int severity, const char *message) TOMP_EXPORT;

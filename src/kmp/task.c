@@ -47,12 +47,15 @@ static kmp_task_t *task_alloc(tomp_thread_t *thr, kmp_int32 flags, size_t sizeof
   s.arg_align = _Alignof(tomp_kmp_thdr_t);
   s.flags = ((flags & KMP_TASK_TIED) ? 0 : TOMP_TF_UNTIED) |
             ((flags & KMP_TASK_FINAL) ? TOMP_TF_FINAL : 0);
-  s.detach = (flags & KMP_TASK_DETACHABLE) != 0;
+  /* a proxy task (an offloading runtime's) completes when __kmpc_proxy_task_completed says so,
+   * as a detached task does when its event is fulfilled */
+  s.detach = (flags & (KMP_TASK_DETACHABLE | KMP_TASK_PROXY)) != 0;
   void *area;
   tomp_task_t *ct = tomp_task_alloc(thr, &s, &area);
   tomp_kmp_thdr_t *h = area;
   memset(h, 0, sizeof *h);
   h->core = ct;
+  if (flags & KMP_TASK_PROXY) h->proxy = ct;
   h->kflags = (uint32_t)flags;
   h->size = (uint32_t)total;
   kmp_task_t *t = tomp_kmp_task_of(h);
@@ -134,6 +137,32 @@ TOMP_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *
   TOMP_ENTRY(thr);
   tomp_kmp_task_submit(thr, new_task, NULL, 0);
   return 0; /* TASK_CURRENT_NOT_QUEUED: the caller goes on either way */
+}
+
+/* the older name of the same call (libomp keeps it) */
+TOMP_EXPORT kmp_int32 __kmpc_omp_task_parts(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_kmp_task_submit(thr, new_task, NULL, 0);
+  return 0;
+}
+
+static void proxy_completed(kmp_task_t *ptask) {
+  tomp_kmp_thdr_t *h = ptask ? tomp_kmp_thdr(ptask) : NULL;
+  if (!h || !h->proxy) {
+    tomp_warn("__kmpc_proxy_task_completed: %p is not a proxy task; ignored", (void *)ptask);
+    return;
+  }
+  tomp_task_fulfill(h->proxy);
+}
+
+TOMP_EXPORT void __kmpc_proxy_task_completed(kmp_int32 gtid, kmp_task_t *ptask) {
+  proxy_completed(ptask);
+}
+
+/* from a thread outside the team ("out of order") */
+TOMP_EXPORT void __kmpc_proxy_task_completed_ooo(kmp_task_t *ptask) {
+  proxy_completed(ptask);
 }
 
 #pragma GCC diagnostic push
