@@ -4,7 +4,8 @@
  * again at its scheduling points, taskloop's bounds written into each
  * chunk's privates and task_dup's lastprivate flag on the last chunk only, the older task
  * reduction form (init(priv), no original's address), and the allocator
- * entry points; proxy tasks and __kmpc_omp_task_parts.  Serial and in a team of 3. */
+ * entry points; proxy tasks and __kmpc_omp_task_parts; tasks allocated before earlier ones
+ * are submitted.  Serial and in a team of 3. */
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -182,6 +183,15 @@ static void run_all(int nth) {
     __kmpc_omp_task(NULL, gtid, make_plain(gtid));
   __kmpc_omp_taskwait(NULL, gtid);
   CHECKF(ran == 10 && dtors == 10, "ran %d dtors %d", ran, dtors);
+  /* two tasks allocated before either is submitted, submitted in allocation order */
+  kmp_task_t *a = make_plain(gtid), *b = make_plain(gtid);
+  __kmpc_omp_task(NULL, gtid, a);
+  kmp_task_t *c = make_plain(gtid);
+  __kmpc_omp_task(NULL, gtid, b);
+  __kmpc_omp_task(NULL, gtid, c);
+  __kmpc_omp_taskwait(NULL, gtid);
+  CHECKF(ran == 13 && dtors == 13, "ran %d dtors %d", ran, dtors);
+  ran = dtors = 10;
   kmp_task_t *t = make_plain(gtid);
   __kmpc_omp_task_begin_if0(NULL, gtid, t);
   plain_body(gtid, t);
