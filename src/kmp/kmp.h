@@ -267,4 +267,57 @@ void tomp_kmp_set_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
 void tomp_kmp_unset_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
 int tomp_kmp_test_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
 
+/* threadprivate.c */
+void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *data, size_t size,
+                                  void ***cache) TOMP_EXPORT;
+void *__kmpc_threadprivate(ident_t *loc, kmp_int32 gtid, void *data, size_t size) TOMP_EXPORT;
+void __kmpc_threadprivate_register(ident_t *loc, void *data, void *(*ctor)(void *),
+                                   void *(*cctor)(void *, void *),
+                                   void (*dtor)(void *)) TOMP_EXPORT;
+void __kmpc_threadprivate_register_vec(ident_t *loc, void *data, void *(*ctor)(void *, size_t),
+                                       void *(*cctor)(void *, void *, size_t),
+                                       void (*dtor)(void *, size_t), size_t vec_len) TOMP_EXPORT;
+
+/* api.c: libomp's extension routines (a kmp_affinity_mask_t is a void *) */
+void kmp_set_stacksize(int size) TOMP_EXPORT;
+void kmp_set_stacksize_s(size_t size) TOMP_EXPORT;
+int kmp_get_stacksize(void) TOMP_EXPORT;
+size_t kmp_get_stacksize_s(void) TOMP_EXPORT;
+void kmp_set_blocktime(int ms) TOMP_EXPORT;
+int kmp_get_blocktime(void) TOMP_EXPORT;
+void kmp_set_library(int mode) TOMP_EXPORT;
+void kmp_set_library_serial(void) TOMP_EXPORT;
+void kmp_set_library_turnaround(void) TOMP_EXPORT;
+void kmp_set_library_throughput(void) TOMP_EXPORT;
+int kmp_get_library(void) TOMP_EXPORT;
+void kmp_set_defaults(const char *str) TOMP_EXPORT;
+void kmp_set_disp_num_buffers(int n) TOMP_EXPORT;
+void kmp_set_warnings_on(void) TOMP_EXPORT;
+void kmp_set_warnings_off(void) TOMP_EXPORT;
+void *kmp_malloc(size_t size) TOMP_EXPORT;
+void *kmp_calloc(size_t n, size_t size) TOMP_EXPORT;
+void *kmp_realloc(void *p, size_t size) TOMP_EXPORT;
+void kmp_free(void *p) TOMP_EXPORT;
+void *kmp_aligned_malloc(size_t size, size_t align) TOMP_EXPORT;
+int kmp_get_cancellation_status(int kind) TOMP_EXPORT;
+int kmp_get_affinity_max_proc(void) TOMP_EXPORT;
+void kmp_create_affinity_mask(void **mask) TOMP_EXPORT;
+void kmp_destroy_affinity_mask(void **mask) TOMP_EXPORT;
+int kmp_set_affinity_mask_proc(int proc, void **mask) TOMP_EXPORT;
+int kmp_unset_affinity_mask_proc(int proc, void **mask) TOMP_EXPORT;
+int kmp_get_affinity_mask_proc(int proc, void **mask) TOMP_EXPORT;
+int kmp_set_affinity(void **mask) TOMP_EXPORT;
+int kmp_get_affinity(void **mask) TOMP_EXPORT;
+void *kmpc_malloc(size_t size) TOMP_EXPORT;
+void *kmpc_calloc(size_t n, size_t size) TOMP_EXPORT;
+void *kmpc_realloc(void *p, size_t size) TOMP_EXPORT;
+void kmpc_free(void *p) TOMP_EXPORT;
+void *kmpc_aligned_malloc(size_t size, size_t align) TOMP_EXPORT;
+void kmpc_set_stacksize(int size) TOMP_EXPORT;
+void kmpc_set_stacksize_s(size_t size) TOMP_EXPORT;
+void kmpc_set_blocktime(int ms) TOMP_EXPORT;
+void kmpc_set_library(int mode) TOMP_EXPORT;
+void kmpc_set_defaults(const char *str) TOMP_EXPORT;
+void kmpc_set_disp_num_buffers(int n) TOMP_EXPORT;
+
 #endif
