@@ -22,12 +22,12 @@ __asm__(".text\n"
         "  .cfi_offset %rbp, -16\n"
         "  movq %rsp, %rbp\n"
         "  .cfi_def_cfa_register %rbp\n"
-        "  movq %rdi, %r10\n"        /* fn */
-        "  movq %r8, %r11\n"         /* argv */
-        "  movl %ecx, %eax\n"        /* argc, zero-extended */
-        "  movq %rsi, %rdi\n"        /* gtid */
-        "  movq %rdx, %rsi\n"        /* btid */
-        "  leaq -4(%rax), %rcx\n"    /* pointers passed on the stack */
+        "  movq %rdi, %r10\n"     /* fn */
+        "  movq %r8, %r11\n"      /* argv */
+        "  movl %ecx, %eax\n"     /* argc, zero-extended */
+        "  movq %rsi, %rdi\n"     /* gtid */
+        "  movq %rdx, %rsi\n"     /* btid */
+        "  leaq -4(%rax), %rcx\n" /* pointers passed on the stack */
         "  testq %rcx, %rcx\n"
         "  jle 2f\n"
         "  leaq (,%rcx,8), %rdx\n"
@@ -56,24 +56,59 @@ void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc, 
 #define A4 a[0], a[1], a[2], a[3]
 #define A8 A4, a[4], a[5], a[6], a[7]
 #define A12 A8, a[8], a[9], a[10], a[11]
-  case 0: fn(gtid, btid); break;
-  case 1: fn(gtid, btid, a[0]); break;
-  case 2: fn(gtid, btid, a[0], a[1]); break;
-  case 3: fn(gtid, btid, a[0], a[1], a[2]); break;
-  case 4: fn(gtid, btid, A4); break;
-  case 5: fn(gtid, btid, A4, a[4]); break;
-  case 6: fn(gtid, btid, A4, a[4], a[5]); break;
-  case 7: fn(gtid, btid, A4, a[4], a[5], a[6]); break;
-  case 8: fn(gtid, btid, A8); break;
-  case 9: fn(gtid, btid, A8, a[8]); break;
-  case 10: fn(gtid, btid, A8, a[8], a[9]); break;
-  case 11: fn(gtid, btid, A8, a[8], a[9], a[10]); break;
-  case 12: fn(gtid, btid, A12); break;
-  case 13: fn(gtid, btid, A12, a[12]); break;
-  case 14: fn(gtid, btid, A12, a[12], a[13]); break;
-  case 15: fn(gtid, btid, A12, a[12], a[13], a[14]); break;
-  case 16: fn(gtid, btid, A12, a[12], a[13], a[14], a[15]); break;
-  default: tomp_fatal("__kmpc_fork_call: %d shared arguments (at most 16 on this machine)", argc);
+  case 0:
+    fn(gtid, btid);
+    break;
+  case 1:
+    fn(gtid, btid, a[0]);
+    break;
+  case 2:
+    fn(gtid, btid, a[0], a[1]);
+    break;
+  case 3:
+    fn(gtid, btid, a[0], a[1], a[2]);
+    break;
+  case 4:
+    fn(gtid, btid, A4);
+    break;
+  case 5:
+    fn(gtid, btid, A4, a[4]);
+    break;
+  case 6:
+    fn(gtid, btid, A4, a[4], a[5]);
+    break;
+  case 7:
+    fn(gtid, btid, A4, a[4], a[5], a[6]);
+    break;
+  case 8:
+    fn(gtid, btid, A8);
+    break;
+  case 9:
+    fn(gtid, btid, A8, a[8]);
+    break;
+  case 10:
+    fn(gtid, btid, A8, a[8], a[9]);
+    break;
+  case 11:
+    fn(gtid, btid, A8, a[8], a[9], a[10]);
+    break;
+  case 12:
+    fn(gtid, btid, A12);
+    break;
+  case 13:
+    fn(gtid, btid, A12, a[12]);
+    break;
+  case 14:
+    fn(gtid, btid, A12, a[12], a[13]);
+    break;
+  case 15:
+    fn(gtid, btid, A12, a[12], a[13], a[14]);
+    break;
+  case 16:
+    fn(gtid, btid, A12, a[12], a[13], a[14], a[15]);
+    break;
+  default:
+    tomp_fatal("__kmpc_fork_call: %d shared arguments (at most 16 on this machine)", argc);
   }
 }
 #endif

@@ -15,11 +15,13 @@
 
 typedef struct tomp_kmp_thdr {
   tomp_task_t *core;     /* core's task, until submitted (NULL in a taskloop's chunk copies) */
+  tomp_task_t *proxy;    /* a proxy task's core task, which __kmpc_proxy_task_completed ends */
   tomp_included_t saved; /* if(0) tasks: the thread's state across the body */
   uint32_t kflags;       /* __kmpc_omp_task_alloc's flags (KMP_TASK_*) */
   uint32_t size;         /* bytes of the whole area (header included) */
   uint8_t again;         /* untied: the body queued itself again at a scheduling point */
   uint8_t looping;       /* a caller of the body runs it again while `again` is set */
+  uint8_t staged;        /* the area is on the thread's staging stack (taskstage.c) */
 } __attribute__((aligned(16))) tomp_kmp_thdr_t;
 
 static inline tomp_kmp_thdr_t *tomp_kmp_thdr(kmp_task_t *t) {
@@ -28,6 +30,49 @@ static inline tomp_kmp_thdr_t *tomp_kmp_thdr(kmp_task_t *t) {
 static inline kmp_task_t *tomp_kmp_task_of(tomp_kmp_thdr_t *h) {
   return (kmp_task_t *)(h + 1);
 }
+
+/* taskstage.c: the thread's staging stack */
+#define TOMP_KMP_STAGE_BYTES (64 * 1024)
+typedef struct tomp_kmp_stage {
+  char *base;
+  uint32_t top;  /* bytes in use */
+  uint32_t live; /* areas handed out and not released */
+} tomp_kmp_stage_t;
+extern __thread tomp_kmp_stage_t tomp_kmp_stage __attribute__((tls_model("initial-exec")))
+TOMP_HIDDEN;
+/* the thread's first area (the stack is made), or NULL when the stack is full */
+tomp_kmp_thdr_t *tomp_kmp_stage_first(size_t n) TOMP_HIDDEN;
+static inline uint32_t tomp_kmp_stage_size(size_t n) {
+  return (uint32_t)((n + 15) & ~(size_t)15);
+}
+/* an area of n bytes, or NULL */
+static inline tomp_kmp_thdr_t *tomp_kmp_stage_alloc(size_t n) {
+  tomp_kmp_stage_t *s = &tomp_kmp_stage;
+  if (tomp_unlikely(!s->base || n > TOMP_KMP_STAGE_BYTES ||
+                    s->top + tomp_kmp_stage_size(n) > TOMP_KMP_STAGE_BYTES))
+    return tomp_kmp_stage_first(n);
+  tomp_kmp_thdr_t *h = (tomp_kmp_thdr_t *)(s->base + s->top);
+  s->top += tomp_kmp_stage_size(n);
+  s->live++;
+  return h;
+}
+static inline void tomp_kmp_stage_release(tomp_kmp_thdr_t *h) {
+  tomp_kmp_stage_t *s = &tomp_kmp_stage;
+  if (--s->live == 0)
+    s->top = 0;
+  else if ((char *)h + tomp_kmp_stage_size(h->size) == s->base + s->top)
+    s->top = (uint32_t)((char *)h - s->base);
+}
+/* a copy of the area at from now at area: its shareds pointer follows; not staged, no core */
+void tomp_kmp_task_relocate(void *area, void *from) TOMP_HIDDEN;
+/* core's description of the task h heads */
+tomp_task_spec_t tomp_kmp_task_spec(const tomp_kmp_thdr_t *h) TOMP_HIDDEN;
+/* a staged task moved into a core task (room for ndeps dependences); others as they are */
+kmp_task_t *tomp_kmp_task_unstage(tomp_thread_t *thr, kmp_task_t *task, size_t ndeps) TOMP_HIDDEN;
+/* submit a staged task without dependences: false if it must be unstaged (a tool listens) */
+bool tomp_kmp_stage_submit(tomp_thread_t *thr, kmp_task_t *task) TOMP_HIDDEN;
+/* the core task of a staged if(0) task, running on the staged area */
+tomp_task_t *tomp_kmp_stage_included(tomp_thread_t *thr, kmp_task_t *task) TOMP_HIDDEN;
 
 /* task.c */
 /* core's function of every clang task: the compiler's routine (again while an untied task
@@ -49,6 +94,9 @@ kmp_task_t *__kmpc_omp_target_task_alloc(ident_t *loc, kmp_int32 gtid, kmp_int32
                                          kmp_routine_entry_t task_entry,
                                          kmp_int64 device_id) TOMP_EXPORT;
 kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task) TOMP_EXPORT;
+kmp_int32 __kmpc_omp_task_parts(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task) TOMP_EXPORT;
+void __kmpc_proxy_task_completed(kmp_int32 gtid, kmp_task_t *ptask) TOMP_EXPORT;
+void __kmpc_proxy_task_completed_ooo(kmp_task_t *ptask) TOMP_EXPORT;
 void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task) TOMP_EXPORT;
 void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task) TOMP_EXPORT;
 kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
@@ -122,6 +170,11 @@ void *__kmpc_calloc(kmp_int32 gtid, size_t nmemb, size_t size, uintptr_t allocat
 void *__kmpc_realloc(kmp_int32 gtid, void *ptr, size_t size, uintptr_t allocator,
                      uintptr_t free_allocator) TOMP_EXPORT;
 void __kmpc_free(kmp_int32 gtid, void *ptr, uintptr_t allocator) TOMP_EXPORT;
+uintptr_t __kmpc_init_allocator(kmp_int32 gtid, uintptr_t memspace, int ntraits,
+                                void *traits) TOMP_EXPORT;
+void __kmpc_destroy_allocator(kmp_int32 gtid, uintptr_t allocator) TOMP_EXPORT;
+void __kmpc_set_default_allocator(kmp_int32 gtid, uintptr_t allocator) TOMP_EXPORT;
+uintptr_t __kmpc_get_default_allocator(kmp_int32 gtid) TOMP_EXPORT;
 
 /* error.c: severity 1 warning, 2 fatal */
 void __kmpc_error(ident_t *loc, int severity, const char *message) TOMP_EXPORT;

@@ -50,7 +50,10 @@ TOMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro micro
   kmp_region_t r = {microtask, argc, argv};
   unsigned nthreads, bind;
   take_push(&nthreads, &bind);
-  tomp_parallel(region_body, &r, tomp_team_size(thr, nthreads, true), bind);
+  if (tomp_listening())
+    tomp_parallel(region_body, &r, tomp_team_size(thr, nthreads, true), bind);
+  else
+    tomp_parallel_quiet(region_body, &r, nthreads, bind);
 }
 
 TOMP_EXPORT void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads) {

@@ -41,23 +41,31 @@ static kmp_task_t *task_alloc(tomp_thread_t *thr, kmp_int32 flags, size_t sizeof
   if (sizeof_kmp_task_t < sizeof(kmp_task_t) || total > UINT32_MAX)
     tomp_fatal("__kmpc_omp_task_alloc: task size %zu with %zu bytes of shareds is not a task",
                sizeof_kmp_task_t, sizeof_shareds);
-  tomp_task_spec_t s = {0};
-  s.fn = tomp_kmp_task_run;
-  s.arg_size = total;
-  s.arg_align = _Alignof(tomp_kmp_thdr_t);
-  s.flags = ((flags & KMP_TASK_TIED) ? 0 : TOMP_TF_UNTIED) |
-            ((flags & KMP_TASK_FINAL) ? TOMP_TF_FINAL : 0);
-  s.detach = (flags & KMP_TASK_DETACHABLE) != 0;
-  void *area;
-  tomp_task_t *ct = tomp_task_alloc(thr, &s, &area);
-  tomp_kmp_thdr_t *h = area;
-  memset(h, 0, sizeof *h);
-  h->core = ct;
+  tomp_kmp_thdr_t *h = NULL;
+  if (tomp_likely(!(flags & (KMP_TASK_DETACHABLE | KMP_TASK_PROXY)) &&
+                  !(TOMP_LISTENING() | tomp_g.cancellation)))
+    h = tomp_kmp_stage_alloc(total);
+  if (h) {
+    h->core = NULL;
+    h->proxy = NULL;
+    h->staged = 1;
+  }
+  if (!h) {
+    tomp_kmp_thdr_t hs = {.kflags = (uint32_t)flags, .size = (uint32_t)total};
+    tomp_task_spec_t s = tomp_kmp_task_spec(&hs);
+    void *area;
+    tomp_task_t *ct = tomp_task_alloc(thr, &s, &area);
+    h = area;
+    h->core = ct;
+    h->proxy = (flags & KMP_TASK_PROXY) ? ct : NULL;
+    h->staged = 0;
+  }
   h->kflags = (uint32_t)flags;
   h->size = (uint32_t)total;
+  h->again = h->looping = 0;
   kmp_task_t *t = tomp_kmp_task_of(h);
   memset(t, 0, sizeof *t);
-  t->shareds = sizeof_shareds ? (char *)area + soff : NULL;
+  t->shareds = sizeof_shareds ? (char *)h + soff : NULL;
   t->routine = entry;
   return t;
 }
@@ -90,7 +98,10 @@ int tomp_kmp_task_priority(kmp_task_t *task) {
 void tomp_kmp_task_discard(kmp_task_t *task) {
   tomp_kmp_thdr_t *h = tomp_kmp_thdr(task);
   if (h->kflags & KMP_TASK_DESTRUCTORS) task->data1.destructors(tomp_kmp_gtid(), task);
-  if (h->core) tomp_task_free_unsubmitted(h->core);
+  if (h->core)
+    tomp_task_free_unsubmitted(h->core);
+  else if (h->staged)
+    tomp_kmp_stage_release(h);
 }
 
 /* The running untied task t queued itself again (see the top). */
@@ -111,6 +122,12 @@ void tomp_kmp_task_submit(tomp_thread_t *thr, kmp_task_t *task, const tomp_depen
   if ((cur->flags & TOMP_TASK_EXPLICIT) && cur->data == (void *)h) {
     requeue_self(h, task);
     return;
+  }
+  if (h->staged) {
+    /* staged only without cancellation: nothing to discard */
+    if (tomp_likely(n == 0) && tomp_kmp_stage_submit(thr, task)) return;
+    task = tomp_kmp_task_unstage(thr, task, n);
+    h = tomp_kmp_thdr(task);
   }
   tomp_task_t *ct = h->core;
   if (!ct) {
@@ -136,12 +153,39 @@ TOMP_EXPORT kmp_int32 __kmpc_omp_task(ident_t *loc, kmp_int32 gtid, kmp_task_t *
   return 0; /* TASK_CURRENT_NOT_QUEUED: the caller goes on either way */
 }
 
+/* the older name of the same call (libomp keeps it) */
+TOMP_EXPORT kmp_int32 __kmpc_omp_task_parts(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_kmp_task_submit(thr, new_task, NULL, 0);
+  return 0;
+}
+
+static void proxy_completed(kmp_task_t *ptask) {
+  tomp_kmp_thdr_t *h = ptask ? tomp_kmp_thdr(ptask) : NULL;
+  if (!h || !h->proxy) {
+    tomp_warn("__kmpc_proxy_task_completed: %p is not a proxy task; ignored", (void *)ptask);
+    return;
+  }
+  tomp_task_fulfill(h->proxy);
+}
+
+TOMP_EXPORT void __kmpc_proxy_task_completed(kmp_int32 gtid, kmp_task_t *ptask) {
+  proxy_completed(ptask);
+}
+
+/* from a thread outside the team ("out of order") */
+TOMP_EXPORT void __kmpc_proxy_task_completed_ooo(kmp_task_t *ptask) {
+  proxy_completed(ptask);
+}
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wframe-address"
 TOMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   tomp_kmp_thdr_t *h = tomp_kmp_thdr(task);
+  if (h->staged) h->core = tomp_kmp_stage_included(thr, task);
   if (!h->core) {
     tomp_warn("__kmpc_omp_task_begin_if0: %p is not a task from __kmpc_omp_task_alloc; ignored",
               (void *)task);
@@ -164,7 +208,9 @@ TOMP_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_
   }
   if (h->kflags & KMP_TASK_DESTRUCTORS) task->data1.destructors(gtid, task);
   tomp_included_t saved = h->saved;
+  bool staged = h->staged;
   tomp_task_end_included(thr, ct, &saved);
+  if (staged) tomp_kmp_stage_release(h); /* core ran the task on it in place */
 }
 
 TOMP_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t *loc, kmp_int32 gtid) {

@@ -55,6 +55,7 @@ TOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, km
   size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d, &all);
   if (tomp_unlikely(all)) {
     tomp_taskwait(thr);
+    new_task = tomp_kmp_task_unstage(thr, new_task, 0);
     tomp_task_t *ct = tomp_kmp_thdr(new_task)->core;
     if (ct) ct->flags |= TOMP_TASK_UNDEFERRED;
     n = 0;

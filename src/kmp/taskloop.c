@@ -17,10 +17,8 @@ typedef struct kloop {
 static void fill(void *area, void *chunk) {
   const tomp_taskloop_chunk_t *c = chunk;
   const kloop_t *k = c->loop->ctx;
-  tomp_kmp_thdr_t *h = area;
-  kmp_task_t *t = tomp_kmp_task_of(h), *p = k->pattern;
-  h->core = NULL;
-  if (p->shareds) t->shareds = (char *)t + ((char *)p->shareds - (char *)p);
+  kmp_task_t *t = tomp_kmp_task_of(area), *p = k->pattern;
+  tomp_kmp_task_relocate(area, tomp_kmp_thdr(p));
   kmp_uint64 lo = c->start;
   *(kmp_uint64 *)((char *)t + k->lb_off) = lo;
   *(kmp_uint64 *)((char *)t + k->ub_off) = lo + (c->count - 1) * (kmp_uint64)k->st;
@@ -31,7 +29,7 @@ static void taskloop(tomp_thread_t *thr, kmp_task_t *task, kmp_int32 if_val, kmp
                      kmp_uint64 *ub, kmp_int64 st, kmp_int32 nogroup, kmp_int32 sched,
                      kmp_uint64 grainsize, bool strict, void *task_dup) {
   tomp_kmp_thdr_t *h = tomp_kmp_thdr(task);
-  if (!h->core) {
+  if (!h->core && !h->staged) {
     tomp_warn("__kmpc_taskloop: %p is not a task from __kmpc_omp_task_alloc; ignored",
               (void *)task);
     return;

@@ -4,11 +4,15 @@
  * again at its scheduling points, taskloop's bounds written into each
  * chunk's privates and task_dup's lastprivate flag on the last chunk only, the older task
  * reduction form (init(priv), no original's address), and the allocator
- * entry points.  Serial and in a team of 3. */
+ * entry points; proxy tasks and __kmpc_omp_task_parts; tasks allocated before earlier ones
+ * are submitted.  Serial and in a team of 3. */
 #include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "../check.h"
 
@@ -40,9 +44,12 @@ void *__kmpc_task_reduction_get_th_data(int32_t gtid, void *tg, void *data);
 void *__kmpc_alloc(int32_t gtid, size_t size, uintptr_t allocator);
 void *__kmpc_aligned_alloc(int32_t gtid, size_t align, size_t size, uintptr_t allocator);
 void __kmpc_free(int32_t gtid, void *ptr, uintptr_t allocator);
+void __kmpc_proxy_task_completed_ooo(kmp_task_t *t);
+int32_t __kmpc_omp_task_parts(void *loc, int32_t gtid, kmp_task_t *t);
 
 #define TIED 0x1
 #define DESTRUCTORS 0x8
+#define PROXY 0x10
 
 static int ran, dtors, parts;
 
@@ -176,6 +183,15 @@ static void run_all(int nth) {
     __kmpc_omp_task(NULL, gtid, make_plain(gtid));
   __kmpc_omp_taskwait(NULL, gtid);
   CHECKF(ran == 10 && dtors == 10, "ran %d dtors %d", ran, dtors);
+  /* two tasks allocated before either is submitted, submitted in allocation order */
+  kmp_task_t *a = make_plain(gtid), *b = make_plain(gtid);
+  __kmpc_omp_task(NULL, gtid, a);
+  kmp_task_t *c = make_plain(gtid);
+  __kmpc_omp_task(NULL, gtid, b);
+  __kmpc_omp_task(NULL, gtid, c);
+  __kmpc_omp_taskwait(NULL, gtid);
+  CHECKF(ran == 13 && dtors == 13, "ran %d dtors %d", ran, dtors);
+  ran = dtors = 10;
   kmp_task_t *t = make_plain(gtid);
   __kmpc_omp_task_begin_if0(NULL, gtid, t);
   plain_body(gtid, t);
@@ -232,10 +248,47 @@ static void run_all(int nth) {
   __kmpc_free(gtid, q, 1);
 }
 
+/* A proxy task (as an offloading runtime makes them) is complete only once
+ * __kmpc_proxy_task_completed_ooo says so: a taskwait waits for that even after its body
+ * ran.  The older __kmpc_omp_task_parts submits like __kmpc_omp_task.  In a team (libomp
+ * keeps proxy tasks for teams with a task team). */
+static int proxy_done;
+static void *complete_later(void *t) {
+  while (!__atomic_load_n(&ran, __ATOMIC_SEQ_CST))
+    sched_yield();
+  usleep(20000);
+  __atomic_store_n(&proxy_done, 1, __ATOMIC_SEQ_CST);
+  __kmpc_proxy_task_completed_ooo(t);
+  return NULL;
+}
+
+static void proxy(void) {
+  int32_t gtid = __kmpc_global_thread_num(NULL);
+  ran = dtors = proxy_done = 0;
+  kmp_task_t *t = __kmpc_omp_task_alloc(NULL, gtid, TIED | PROXY, sizeof(plain_task_t),
+                                        2 * sizeof(int *), plain_body);
+  int **sh = t->shareds;
+  sh[0] = &seven;
+  sh[1] = &eight;
+  ((plain_task_t *)t)->priv = 42;
+  pthread_t th;
+  CHECK(pthread_create(&th, NULL, complete_later, t) == 0);
+  __kmpc_omp_task(NULL, gtid, t);
+  __kmpc_omp_taskwait(NULL, gtid);
+  CHECK(__atomic_load_n(&proxy_done, __ATOMIC_SEQ_CST) == 1 && ran == 1);
+  pthread_join(th, NULL);
+  __kmpc_omp_task_parts(NULL, gtid, make_plain(gtid));
+  __kmpc_omp_taskwait(NULL, gtid);
+  CHECK(ran == 2 && dtors == 1);
+}
+
 int main(void) {
   run_all(1);
 #pragma omp parallel num_threads(3)
-  if (omp_get_thread_num() == 0) run_all(omp_get_num_threads());
+  if (omp_get_thread_num() == 0) {
+    run_all(omp_get_num_threads());
+    proxy();
+  }
   printf("ok\n");
   return 0;
 }
