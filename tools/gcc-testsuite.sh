@@ -1,28 +1,37 @@
 #!/usr/bin/env bash
-# Run GCC 12's own libgomp testsuite (libgomp.c and libgomp.c-c++-common, host execution
-# tests driven by libgomp.c/c.exp) against an OpenMP runtime, with the system gcc.
+# Run GCC 12's own libgomp testsuite (host execution tests and their output checks) against an
+# OpenMP runtime, with the system compilers: libgomp.c (C: libgomp.c and
+# libgomp.c-c++-common, by libgomp.c/c.exp), libgomp.c++ (C++: libgomp.c++ and
+# libgomp.c-c++-common again, compiled as C++) and libgomp.fortran (every program at each of
+# DejaGnu's Fortran optimization levels).
 #
-#   tools/gcc-testsuite.sh RUNTIME [PATTERN]
+#   tools/gcc-testsuite.sh RUNTIME [SUITE[=PATTERN]...]
 #
 # RUNTIME is a directory holding the candidate as libgomp.so.1 (tomp: build/lib), or
-# `system` for the system libgomp (the control).  PATTERN is a runtest file glob, e.g.
-# 'task*.c' (default: all).  Programs are built by plain `gcc -fopenmp` against the system
-# libgomp, then run with the candidate first on the library path, so only the candidate is
-# loaded (the harness checks that before starting).
+# `system` for the system libgomp (the control).  SUITE is c, c++ or fortran (default: all
+# three, one after another); PATTERN a runtest file glob, e.g. c='task*.c' (a lone PATTERN
+# without a suite means c=PATTERN).  TOMP_GCC_FORTRAN_OPTS='-O2' runs the Fortran programs at
+# that one level instead of all of them (a quicker subset).  Programs are built by the system
+# gcc (-x c++ for C++, with -lgfortran for Fortran: GXX_UNDER_TEST / GFORTRAN_UNDER_TEST, as
+# without a GCC build tree) against the system libgomp, then run with the candidate first on
+# the library path, so only the candidate is loaded (the harness checks that before starting).
 #
 # Nothing is committed: the GCC source package is fetched once from Debian's archive with a
 # private apt list (the system's apt configuration is left alone) into the cache directory
 # $TOMP_GCC_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/tomp-gcc-testsuite).  DejaGnu comes
 # from Debian's `dejagnu` package (installed when missing and we are root).
 #
-# Output: the summary (execution tests passed/failed, compile failures) and the list of
-# failures; the full DejaGnu files are in $CACHE/run-NAME/libgomp.{sum,log}.
-# Exit status: 0 when no execution test failed, 1 otherwise, 2 on a set-up problem.
+# Output, per suite: execution tests and output-pattern checks passed/failed, compile
+# failures, and the list of failures; the full DejaGnu files are in
+# $CACHE/run-NAME/SUITE/libgomp.{sum,log}.
+# Exit status: 0 when no test failed, 1 otherwise, 2 on a set-up problem.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 RUNTIME=${1:-}
-PATTERN=${2:-}
-[ -n "$RUNTIME" ] || { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ -n "$RUNTIME" ] || { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+shift
+SUITES=("$@")
+[ ${#SUITES[@]} -gt 0 ] || SUITES=(c c++ fortran)
 CACHE=${TOMP_GCC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tomp-gcc-testsuite}
 GCCVER=12.2.0
 SRC=$CACHE/src/gcc-$GCCVER
@@ -75,27 +84,37 @@ else
   NAME=$(basename "$(dirname "$(cd "$RUNTIME" && pwd)")")
   [ "$NAME" = / ] && NAME=candidate
 fi
-WORK=$CACHE/run-$NAME
+# one run directory per runtime and checkout: runs from other worktrees do not collide
+WORK=$CACHE/run-$NAME-$(printf %s "$HERE" | cksum | cut -d' ' -f1)
 rm -rf "$WORK"
-mkdir -p "$WORK/tmp"
-# libgomp.exp puts "." (the run directory) first on LD_LIBRARY_PATH: the candidate goes there.
-ln -s "$CAND" "$WORK/libgomp.so.1"
+mkdir -p "$WORK"
 # affinity-1.c includes libgomp's build-time config.h (found through -I$srcdir/..); this is
 # its answer on glibc.
 [ -f "$SRC/libgomp/config.h" ] || echo '#define HAVE_PTHREAD_AFFINITY_NP 1' >"$SRC/libgomp/config.h"
-cat >"$WORK/site.exp" <<SITE
+
+# A suite's run directory: DejaGnu's site files, and the candidate as libgomp.so.1 (libgomp.exp
+# puts "." (the run directory) first on LD_LIBRARY_PATH).
+setup_dir() {
+  local dir=$1
+  mkdir -p "$dir/tmp"
+  ln -s "$CAND" "$dir/libgomp.so.1"
+  cat >"$dir/site.exp" <<SITE
 set tool libgomp
 set srcdir $SRC/libgomp/testsuite
-set objdir $WORK
-set tmpdir $WORK/tmp
+set objdir $dir
+set tmpdir $dir/tmp
 set host_triplet x86_64-pc-linux-gnu
 set build_triplet x86_64-pc-linux-gnu
 set target_triplet x86_64-pc-linux-gnu
 set target_alias x86_64-linux-gnu
 set GCC_UNDER_TEST gcc
+set GXX_UNDER_TEST g++
+set GFORTRAN_UNDER_TEST gfortran
 set test_timeout 60
 SITE
-cat >"$WORK/libgomp-test-support.exp" <<'SUP'
+  [ -n "${TOMP_GCC_FORTRAN_OPTS:-}" ] &&
+    echo "set TORTURE_OPTIONS [list { $TOMP_GCC_FORTRAN_OPTS }]" >>"$dir/site.exp"
+  cat >"$dir/libgomp-test-support.exp" <<'SUP'
 set cuda_driver_include ""
 set cuda_driver_lib ""
 set hsa_runtime_lib ""
@@ -104,9 +123,11 @@ set offload_targets ""
 set offload_additional_options ""
 set offload_additional_lib_paths ""
 SUP
+}
+setup_dir "$WORK/probe"
 
 # Check that a program run the way the testsuite runs it loads the candidate and nothing else.
-cat >"$WORK/probe.c" <<'PROBE'
+cat >"$WORK/probe/probe.c" <<'PROBE'
 #include <omp.h>
 #include <stdio.h>
 #include <string.h>
@@ -122,57 +143,85 @@ int main(void) {
   return n != 2;
 }
 PROBE
-gcc -fopenmp -O2 "$WORK/probe.c" -o "$WORK/probe" || die "gcc -fopenmp cannot build a program"
-maps=$(cd "$WORK" && LD_LIBRARY_PATH=".${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ./probe) ||
+gcc -fopenmp -O2 "$WORK/probe/probe.c" -o "$WORK/probe/probe" || die "gcc -fopenmp cannot build a program"
+maps=$(cd "$WORK/probe" && LD_LIBRARY_PATH=".${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ./probe) ||
   die "the probe program fails on $CAND"
 libs=$(echo "$maps" | awk '{print $6}' | sort -u)
 [ "$libs" = "$CAND" ] || die "the probe loaded [$libs] instead of exactly $CAND"
 echo "gcc-testsuite: runtime $CAND (checked: the only OpenMP library loaded)"
 
-tests=c.exp
-[ -n "$PATTERN" ] && tests="c.exp=$PATTERN"
 # DejaGnu's own 60 s limit does not stop a program that sleeps in a futex here (a hung test
 # held the run for minutes): a watchdog kills, by pid, this run's test programs that outlive
 # it by 10 s; DejaGnu then records the test as failed.
 (while sleep 5; do
    for pid in $(ps -eo pid=,etimes=,args= | awk '$2 > 70 && $3 ~ /^\.\/.*\.exe$/ {print $1}'); do
-     [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$WORK" ] || continue
+     case "$(readlink "/proc/$pid/cwd" 2>/dev/null)" in "$WORK"/*) ;; *) continue;; esac
      echo "watchdog: killed $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)after 70 s" >>"$WORK/watchdog.log"
      kill -9 "$pid" 2>/dev/null
    done
  done) &
 watchdog=$!
-start=$(date +%s)
-(cd "$WORK" && runtest --tool libgomp --srcdir "$SRC/libgomp/testsuite" \
-   --directory "$SRC/libgomp/testsuite/libgomp.c" "$tests") \
-  >"$WORK/runtest.out" 2>&1
-secs=$(( $(date +%s) - start ))
-kill "$watchdog" 2>/dev/null
-SUM=$WORK/libgomp.sum
-[ -f "$SUM" ] || die "runtest produced no summary; see $WORK/runtest.out"
+trap 'kill $watchdog 2>/dev/null' EXIT
 
-count() { grep -c "$1" "$SUM"; }
-exec_pass=$(count '^PASS: .* execution test')
-exec_fail=$(count '^FAIL: .* execution test')
-build_fail=$(count '^FAIL: .*(test for excess errors)')
-unres=$(count '^UNRESOLVED:')
-unsup=$(count '^UNSUPPORTED:')
-other_fail=$(grep '^FAIL:' "$SUM" | grep -vc 'execution test\|(test for excess errors)')
-echo "gcc-testsuite: libgomp.c/c.exp${PATTERN:+=$PATTERN} on $NAME ($CAND), $(date -u +%Y-%m-%d), ${secs}s"
-echo "  execution tests: $exec_pass passed, $exec_fail failed"
-echo "  compile failures: $build_fail; other failures: $other_fail; unresolved: $unres; unsupported: $unsup"
-if grep -q '^\(FAIL\|UNRESOLVED\):' "$SUM"; then
-  echo "  failures:"
-  grep '^\(FAIL\|UNRESOLVED\):' "$SUM" | sed 's|libgomp.c/../libgomp.c-c++-common/|c-c++-common/|; s/^/    /'
-fi
-nsym=$(grep -c 'symbol lookup error: .*undefined symbol' "$WORK/libgomp.log")
-if [ "$nsym" -gt 0 ]; then
-  echo "  $nsym runs stopped at a symbol the runtime lacks; the most frequent:"
-  grep -o 'undefined symbol: [A-Za-z0-9_]*, version [A-Za-z0-9_.]*' "$WORK/libgomp.log" |
-    sed 's/undefined symbol: \(.*\), version \(.*\)/\1@\2/' | sort | uniq -c | sort -rn | head -15 |
-    awk '{printf "    %4d %s\n", $1, $2}'
-fi
-[ -s "$WORK/watchdog.log" ] && { echo "  hung programs killed by the watchdog:"; sed 's/^watchdog: /    /' "$WORK/watchdog.log"; }
-echo "  (full results: $SUM)"
-echo "$exec_pass passed, $((exec_fail + build_fail + other_fail)) failed"
-[ $((exec_fail + build_fail + other_fail)) -eq 0 ]
+total_fail=0
+run_suite() { # suite [pattern]
+  local suite=$1 pattern=$2 exp dir
+  case "$suite" in
+    c) exp=c.exp ;;
+    c++) exp=c++.exp ;;
+    fortran) exp=fortran.exp ;;
+    *) die "unknown suite '$suite' (c, c++ or fortran)" ;;
+  esac
+  dir=$WORK/$suite
+  setup_dir "$dir"
+  local tests=$exp start secs
+  [ -n "$pattern" ] && tests="$exp=$pattern"
+  start=$(date +%s)
+  (cd "$dir" && runtest --tool libgomp --srcdir "$SRC/libgomp/testsuite" \
+     --directory "$SRC/libgomp/testsuite/libgomp.$suite" "$tests") \
+    >"$dir/runtest.out" 2>&1
+  secs=$(( $(date +%s) - start ))
+  local SUM=$dir/libgomp.sum
+  [ -f "$SUM" ] || die "runtest produced no summary; see $dir/runtest.out"
+  count() { grep -c "$1" "$SUM"; }
+  local exec_pass exec_fail out_pass out_fail build_fail unres unsup other_fail
+  exec_pass=$(count '^PASS: .* execution test')
+  exec_fail=$(count '^FAIL: .* execution test')
+  out_pass=$(count '^PASS: .* output pattern test')
+  out_fail=$(count '^FAIL: .* output pattern test')
+  build_fail=$(count '^FAIL: .*(test for excess errors)')
+  unres=$(count '^UNRESOLVED:')
+  unsup=$(count '^UNSUPPORTED:')
+  other_fail=$(grep '^FAIL:' "$SUM" | grep -vc 'execution test\|output pattern test\|(test for excess errors)')
+  local opts=
+  [ "$suite" = fortran ] && [ -n "${TOMP_GCC_FORTRAN_OPTS:-}" ] && opts=", Fortran at $TOMP_GCC_FORTRAN_OPTS only"
+  echo "gcc-testsuite: libgomp.$suite/$exp${pattern:+=$pattern} on $NAME ($CAND), $(date -u +%Y-%m-%d)$opts, ${secs}s"
+  echo "  execution tests: $exec_pass passed, $exec_fail failed"
+  echo "  output-pattern checks: $out_pass passed, $out_fail failed"
+  echo "  compile failures: $build_fail; other failures: $other_fail; unresolved: $unres; unsupported: $unsup"
+  if grep -q '^\(FAIL\|UNRESOLVED\):' "$SUM"; then
+    echo "  failures:"
+    grep '^\(FAIL\|UNRESOLVED\):' "$SUM" | sed 's|libgomp\.[a-z+]*/\.\./libgomp.c-c++-common/|c-c++-common/|; s/^/    /'
+  fi
+  local nsym
+  nsym=$(grep -c 'symbol lookup error: .*undefined symbol' "$dir/libgomp.log")
+  if [ "$nsym" -gt 0 ]; then
+    echo "  $nsym runs stopped at a symbol the runtime lacks; the most frequent:"
+    grep -o 'undefined symbol: [A-Za-z0-9_]*, version [A-Za-z0-9_.]*' "$dir/libgomp.log" |
+      sed 's/undefined symbol: \(.*\), version \(.*\)/\1@\2/' | sort | uniq -c | sort -rn | head -15 |
+      awk '{printf "    %4d %s\n", $1, $2}'
+  fi
+  echo "  (full results: $SUM)"
+  echo "  $suite: $exec_pass + $out_pass passed, $((exec_fail + out_fail + build_fail + other_fail)) failed"
+  total_fail=$((total_fail + exec_fail + out_fail + build_fail + other_fail))
+}
+
+for arg in "${SUITES[@]}"; do
+  case "$arg" in
+    c | c++ | fortran) run_suite "$arg" "" ;;
+    c=* | c++=* | fortran=*) run_suite "${arg%%=*}" "${arg#*=}" ;;
+    *) run_suite c "$arg" ;; # the old form: a C pattern
+  esac
+done
+[ -s "$WORK/watchdog.log" ] && { echo "hung programs killed by the watchdog:"; sed 's/^watchdog: /    /' "$WORK/watchdog.log"; }
+[ "$total_fail" -eq 0 ]
