@@ -180,7 +180,9 @@ enum {
     (tomp_thread_t * thr, int which, int kind, unsigned hint, const void *wait_id,                 \
      const void *codeptr),                                                                         \
     (thr, which, kind, hint, wait_id, codeptr))                                                    \
-  X(cancel, (tomp_thread_t * thr, int flags, const void *codeptr), (thr, flags, codeptr))          \
+  /* task: the task that met the cancellation, or the discarded task (in thr's current task) */ \
+  X(cancel, (tomp_thread_t * thr, tomp_task_t * task, int flags, const void *codeptr),             \
+    (thr, task, flags, codeptr))                                                                   \
   X(error, (tomp_thread_t * thr, int severity, const char *msg, size_t len, const void *codeptr),  \
     (thr, severity, msg, len, codeptr))                                                            \
   X(target,                                                                                        \
@@ -349,7 +351,7 @@ static inline void tomp_ev_mutex_(int which, tomp_thread_t *thr, int kind, unsig
 }
 
 static inline void tomp_ev_cancel_(tomp_thread_t *thr, int flags) {
-  TOMP_EV_CALL(cancel, thr, flags, tomp_ev_codeptr(thr));
+  TOMP_EV_CALL(cancel, thr, thr->task, flags, tomp_ev_codeptr(thr));
 }
 
 /* ---- Inline event sites ---------------------------------------------------------------- */

@@ -285,9 +285,10 @@ static void mutex(tomp_thread_t *thr, int which, int kind, unsigned hint, const 
 
 /* ---- cancellation, errors, target -------------------------------------------------------- */
 
-static void cancel(tomp_thread_t *thr, int flags, const void *ra) {
+static void cancel(tomp_thread_t *thr, tomp_task_t *task, int flags, const void *ra) {
   ompt_callback_cancel_t f = CB(cancel);
-  if (f) TOMP_OMPT_CALL(f, &thr->task->task_data, flags, ra);
+  (void)thr;
+  if (f) TOMP_OMPT_CALL(f, &task->task_data, flags, ra);
 }
 
 static void error(tomp_thread_t *thr, int severity, const char *msg, size_t len, const void *ra) {

@@ -613,6 +613,13 @@ static void on_cancel(ompt_data_t *tdata, int flags, const void *ra) {
   char fl[128];
   flag_names(fl, sizeof fl, flags, names, 7);
   out("cancel task=%" PRIu64 " flags=%s codeptr=%s", task_id(tdata), fl, sym(ra));
+  /* activated / detected: in the encountering task; discarded_task: in the context of the
+   * task that discards it (a discarded task never runs) */
+  ompt_data_t *cur;
+  int discarded = (flags & ompt_cancel_discarded_task) != 0;
+  if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || (cur == tdata) == discarded)
+    ERROR("cancel: %s", discarded ? "the discarded task is the current task"
+                                  : "task_data is not the current task's");
   /* a discarded task never started (no task_schedule to it); the event is its only end */
   task_t *t = tdata ? tdata->ptr : NULL;
   if ((flags & ompt_cancel_discarded_task) && t && t->explicit_) {
