@@ -325,12 +325,6 @@ static inline void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent,
                                         bool has_deps) {
   task->task_data.value = 0;
   TOMP_EV_CALL(task_create, thr, parent, task, has_deps, tomp_ev_codeptr(thr));
-  if (thr->ev_chunk_pending) {
-    /* a taskloop's task: the chunk it will execute, reported in the encountering task */
-    thr->ev_chunk_pending = false;
-    TOMP_EV_CALL(dispatch, thr, task, ompt_dispatch_taskloop_chunk, thr->ev_chunk[0],
-                 thr->ev_chunk[1]);
-  }
 }
 
 static inline void tomp_ev_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) {

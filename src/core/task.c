@@ -14,7 +14,7 @@ static inline void ompt_task_create(tomp_thread_t *thr, tomp_task_t *parent, tom
                                     bool has_deps) {
   if (tomp_listening()) {
     /* the slot is tested here: a tool without task_create pays no call */
-    if (TOMP_EV_WANTED(TOMP_EV_TASK_CREATE) || thr->ev_chunk_pending)
+    if (TOMP_EV_WANTED(TOMP_EV_TASK_CREATE))
       tomp_ev_task_create_(thr, parent, &x->t, has_deps);
     else
       x->t.task_data.value = 0;
@@ -652,6 +652,21 @@ run_task_ompt(tomp_xtask_t *x, tomp_task_t *prev, bool start) {
     tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
 }
 
+/* A taskloop chunk starts (x, now the thread's current task): its dispatch event.  OpenMP
+ * 6.0 sec. 14.2 (taskloop; the events and the dispatch kind are 5.2's): "The
+ * taskloop-chunk-begin event occurs before an explicit task executes any of its associated
+ * logical iterations in a taskloop region." ... "A thread dispatches a registered dispatch
+ * callback for each occurrence of a taskloop-iteration-begin or taskloop-chunk-begin event
+ * in that thread. The callback binds to the explicit task executing the logical
+ * iterations."  So: on the thread that runs the chunk, when it starts, with the chunk
+ * task's task_data (libomp 18 and later does the same). */
+static void __attribute__((noinline, cold)) ompt_chunk_begin(tomp_thread_t *thr, tomp_xtask_t *x) {
+  x->chunk_pending = 0;
+  if (TOMP_EV_WANTED(TOMP_EV_DISPATCH))
+    TOMP_EV_CALL(dispatch, thr, &x->t, ompt_dispatch_taskloop_chunk, x->ompt_chunk[0],
+                 x->ompt_chunk[1]);
+}
+
 /* ---- Short tasks (task.h: the adaptive cut-off) ------------------------------------------- */
 
 uint64_t tomp_task_stats[TOMP_SHORT_SLOTS];
@@ -680,6 +695,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   /* slots read once too; a tool without the callback pays no call */
   bool ev = observed && !skip && TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE);
   if (ev) run_task_ompt(x, prev, true);
+  if (observed && tomp_unlikely(x->chunk_pending) && !skip) ompt_chunk_begin(thr, x);
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
@@ -1020,7 +1036,15 @@ tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void
   if (in_place) *args = s->in_place;
   task_setup(x, thr, p, s, *args, in_place);
   x->dep_room = room > UINT16_MAX ? UINT16_MAX : (uint16_t)room;
+  x->chunk_pending = 0;
   return &x->t;
+}
+
+void tomp_task_set_chunk(tomp_task_t *t, uint64_t start, uint64_t n) {
+  tomp_xtask_t *x = tomp_xtask(t);
+  x->ompt_chunk[0] = start;
+  x->ompt_chunk[1] = n;
+  x->chunk_pending = 1;
 }
 
 void tomp_task_free_unsubmitted(tomp_task_t *t) {

@@ -439,6 +439,11 @@ static void on_work(ompt_work_t wt, ompt_scope_endpoint_t ep, ompt_data_t *pdata
 static void on_dispatch(ompt_data_t *pdata, ompt_data_t *tdata, ompt_dispatch_t kind,
                         ompt_data_t instance) {
   enter("dispatch");
+  /* it binds to the task that executes the iterations or section, the current one (for a
+   * taskloop chunk: the chunk's explicit task, as it starts) */
+  ompt_data_t *cur;
+  if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || cur != tdata)
+    ERROR("dispatch: task_data is not the current task's");
   if (kind == ompt_dispatch_section) {
     out("dispatch kind=section parallel=%" PRIu64 " task=%" PRIu64 " section=%" PRIu64,
         par_id(pdata), task_id(tdata), instance.value);
