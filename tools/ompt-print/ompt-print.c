@@ -342,7 +342,9 @@ static void sync_common(const char *what, ompt_sync_region_t kind, ompt_scope_en
                 kind != ompt_sync_region_reduction;
   if (wait && barrier && (st < ompt_state_wait_barrier || st > ompt_state_wait_barrier_teams))
     ERROR("%s: state %s is not a barrier wait", ev, state_name(st));
-  if (strict && !ra) ERROR("%s: codeptr_ra NULL", ev);
+  /* a worker's closing barrier of a parallel region has no call site (NULL, as libomp) */
+  if (strict && !ra && kind != ompt_sync_region_barrier_implicit_parallel)
+    ERROR("%s: codeptr_ra NULL", ev);
   /* 5.2 (ompt_callback_sync_region_t): "For the barrier-end event at the end of a parallel
    * region this argument is NULL" (parallel_data) */
   if (ep == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel && pdata)
