@@ -4,6 +4,11 @@
 #ifndef _OMP_H
 #define _OMP_H 1
 
+/* LLVM's omp.h includes these, and code written against libomp (LLVM's own OMPT tests
+ * among it: exit, NULL, int64_t without their headers) relies on it. */
+#include <stdint.h>
+#include <stdlib.h>
+
 #if defined(__GNUC__) && __GNUC__ >= 5
 #define __TOMP_DEPRECATED __attribute__((__deprecated__))
 #else

@@ -180,7 +180,9 @@ enum {
     (tomp_thread_t * thr, int which, int kind, unsigned hint, const void *wait_id,                 \
      const void *codeptr),                                                                         \
     (thr, which, kind, hint, wait_id, codeptr))                                                    \
-  X(cancel, (tomp_thread_t * thr, int flags, const void *codeptr), (thr, flags, codeptr))          \
+  /* task: the task that met the cancellation, or the discarded task (in thr's current task) */ \
+  X(cancel, (tomp_thread_t * thr, tomp_task_t * task, int flags, const void *codeptr),             \
+    (thr, task, flags, codeptr))                                                                   \
   X(error, (tomp_thread_t * thr, int severity, const char *msg, size_t len, const void *codeptr),  \
     (thr, severity, msg, len, codeptr))                                                            \
   X(target,                                                                                        \
@@ -329,12 +331,6 @@ TOMP_EV_INLINE void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent
                                          bool has_deps) {
   task->task_data.value = 0;
   TOMP_EV_CALL(task_create, thr, parent, task, has_deps, tomp_ev_codeptr(thr));
-  if (thr->ev_chunk_pending) {
-    /* a taskloop's task: the chunk it will execute, reported in the encountering task */
-    thr->ev_chunk_pending = false;
-    TOMP_EV_CALL(dispatch, thr, task, ompt_dispatch_taskloop_chunk, thr->ev_chunk[0],
-                 thr->ev_chunk[1]);
-  }
 }
 
 TOMP_EV_INLINE void tomp_ev_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) {
@@ -355,7 +351,7 @@ TOMP_EV_INLINE void tomp_ev_mutex_(int which, tomp_thread_t *thr, int kind, unsi
 }
 
 TOMP_EV_INLINE void tomp_ev_cancel_(tomp_thread_t *thr, int flags) {
-  TOMP_EV_CALL(cancel, thr, flags, tomp_ev_codeptr(thr));
+  TOMP_EV_CALL(cancel, thr, thr->task, flags, tomp_ev_codeptr(thr));
 }
 
 /* ---- Inline event sites ---------------------------------------------------------------- */

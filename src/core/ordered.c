@@ -42,6 +42,15 @@ static inline void ompt_ordered(int which, tomp_thread_t *thr, tomp_ws_t *d) {
   if (ompt_ordered_wanted(which)) tomp_ev_mutex_(which, thr, ompt_mutex_ordered, 0, &d->ord_cur);
 }
 
+/* An ordered region with no ordered loop to bind to (orphaned, met outside any such loop):
+ * nothing to wait for, but a tool still sees the region, as from libomp (LLVM's
+ * synchronization/ordered), as a mutex of kind ordered whose wait_id is this object. */
+static const char orphaned_ordered;
+static void ompt_orphaned(int which, tomp_thread_t *thr) {
+  if (ompt_ordered_wanted(which))
+    tomp_ev_mutex_(which, thr, ompt_mutex_ordered, 0, &orphaned_ordered);
+}
+
 void tomp_ordered_start(tomp_thread_t *thr) {
   tomp_team_t *team = thr->team;
   bool alone = !team || team->nthreads == 1;
@@ -50,7 +59,11 @@ void tomp_ordered_start(tomp_thread_t *thr) {
       !ompt_ordered_wanted(TOMP_MUTEX_EV_ACQUIRED))
     return;
   tomp_ws_t *d = tomp_ws_cur(thr);
-  if (!d || !d->ordered) return;
+  if (!d || !d->ordered) {
+    ompt_orphaned(TOMP_MUTEX_EV_ACQUIRE, thr);
+    ompt_orphaned(TOMP_MUTEX_EV_ACQUIRED, thr);
+    return;
+  }
   if (alone) {
     ompt_ordered(TOMP_MUTEX_EV_ACQUIRE, thr, d);
     ompt_ordered(TOMP_MUTEX_EV_ACQUIRED, thr, d);
@@ -71,6 +84,8 @@ void tomp_ordered_end(tomp_thread_t *thr) {
   tomp_ws_t *d = tomp_ws_cur(thr);
   if (d && d->ordered)
     tomp_ev_mutex_(TOMP_MUTEX_EV_RELEASED, thr, ompt_mutex_ordered, 0, &d->ord_cur);
+  else
+    ompt_orphaned(TOMP_MUTEX_EV_RELEASED, thr);
 }
 
 /* ---- doacross ------------------------------------------------------------------------- */

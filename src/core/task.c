@@ -14,7 +14,7 @@ static inline void ompt_task_create(tomp_thread_t *thr, tomp_task_t *parent, tom
                                     bool has_deps) {
   if (tomp_listening()) {
     /* the slot is tested here: a tool without task_create pays no call */
-    if (TOMP_EV_WANTED(TOMP_EV_TASK_CREATE) || thr->ev_chunk_pending)
+    if (TOMP_EV_WANTED(TOMP_EV_TASK_CREATE))
       tomp_ev_task_create_(thr, parent, &x->t, has_deps);
     else
       x->t.task_data.value = 0;
@@ -616,19 +616,6 @@ static void ompt_fulfill(tomp_xtask_t *x) {
   xtask_unref(x);
 }
 
-/* A task discarded by cancellation (x, current on thr but never started): OpenMP 5.2 sec.
- * 19.4.4.26 (ompt_cancel_flag_t) has ompt_cancel_discarded_task for it, and a task that never
- * starts has no task-schedule events (sec. 19.5.2.10: the task-schedule event is a task's
- * suspension or completion and another's start or resumption), so the cancel event with
- * this flag, carrying x's task_data, is the only end a tool sees of the task it was told
- * was created.  No construct was encountered: codeptr_ra is NULL, as in libomp. */
-static void ompt_discarded(tomp_thread_t *thr, tomp_xtask_t *x) {
-  tomp_taskgroup_t *tg = x->t.taskgroup;
-  if (tg && tg->workshare && tg->prev) tg = tg->prev; /* as tomp_task_discarded */
-  int why = tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup : ompt_cancel_parallel;
-  TOMP_EV_CALL(cancel, thr, ompt_cancel_discarded_task | why, NULL);
-}
-
 /* The state of a thread running an explicit task (OpenMP 5.2 sec. 19.4.4.27, ompt_state_t):
  * ompt_state_work_serial "The thread is executing code outside all parallel regions",
  * ompt_state_work_parallel "... within the scope of a parallel region".  A parallel region
@@ -640,16 +627,35 @@ static inline int task_work_state(tomp_thread_t *thr) {
   return thr->team ? ompt_state_work_parallel : ompt_state_work_serial;
 }
 
-/* The OMPT part of starting (start) or ending a task, out of line: run_task pays one test. */
-static void __attribute__((noinline, cold))
-run_task_ompt(tomp_thread_t *thr, tomp_xtask_t *x, tomp_task_t *prev, bool skip, bool start) {
-  if (skip) {
-    if (start) ompt_discarded(thr, x);
-  } else if (start) {
-    tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t);
-  } else if (!x->detached) {
-    tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
-  }
+/* A task discarded by cancellation (x, never started), reported by thr in the context of its
+ * current task, the one that discards x.  OpenMP 6.0 sec. 18.2 (cancel, Tool Callbacks; 5.x
+ * has the same flag): "A thread dispatches a registered cancel callback with its task_data
+ * argument pointing to the data object associated with the discarded task and with
+ * ompt_cancel_discarded_task as its flags argument for each occurrence of a discarded-task
+ * event. The callback occurs in the context of the task that discards the task."  A task
+ * that never starts has no task_schedule events, so this is the only end a tool sees of the
+ * task it was told was created.  No construct was met: codeptr_ra is NULL, as in libomp. */
+static void __attribute__((noinline, cold)) ompt_discarded(tomp_thread_t *thr, tomp_xtask_t *x) {
+  if (!TOMP_EV_WANTED(TOMP_EV_CANCEL)) return;
+  tomp_taskgroup_t *tg = x->t.taskgroup;
+  if (tg && tg->workshare && tg->prev) tg = tg->prev; /* as tomp_task_discarded */
+  int why = tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup : ompt_cancel_parallel;
+  TOMP_EV_CALL(cancel, thr, &x->t, ompt_cancel_discarded_task | why, NULL);
+}
+
+/* A taskloop chunk starts (x, now the thread's current task): its dispatch event.  OpenMP
+ * 6.0 sec. 14.2 (taskloop; the events and the dispatch kind are 5.2's): "The
+ * taskloop-chunk-begin event occurs before an explicit task executes any of its associated
+ * logical iterations in a taskloop region." ... "A thread dispatches a registered dispatch
+ * callback for each occurrence of a taskloop-iteration-begin or taskloop-chunk-begin event
+ * in that thread. The callback binds to the explicit task executing the logical
+ * iterations."  So: on the thread that runs the chunk, when it starts, with the chunk
+ * task's task_data (libomp 18 and later does the same). */
+static void __attribute__((noinline, cold)) ompt_chunk_begin(tomp_thread_t *thr, tomp_xtask_t *x) {
+  x->chunk_pending = 0;
+  if (TOMP_EV_WANTED(TOMP_EV_DISPATCH))
+    TOMP_EV_CALL(dispatch, thr, &x->t, ompt_dispatch_taskloop_chunk, x->ompt_chunk[0],
+                 x->ompt_chunk[1]);
 }
 
 /* ---- Short tasks (task.h: the adaptive cut-off) ------------------------------------------- */
@@ -675,17 +681,13 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   int saved_state = thr->state;
   uint64_t saved_id = thr->wait_id;
   bool skip = tomp_task_discarded(x);
+  if (observed && tomp_unlikely(skip)) ompt_discarded(thr, x); /* before x is current */
   tomp_task_enter(thr, &x->t, prev, __builtin_frame_address(0), TOMP_ENTER_SCHEDULED);
-  /* slots read once too; a tool with neither callback pays no call */
-  bool ev =
-      observed && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
-  if (ev) {
-    /* the common event inline: a task that runs switches from prev */
-    if (tomp_likely(!skip))
-      tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t);
-    else
-      run_task_ompt(thr, x, prev, skip, true);
-  }
+  /* slots read once too; a tool without the callback pays no call; a discarded task never
+   * started, so it has no schedule events (ompt_discarded) */
+  bool ev = observed && !skip && TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE);
+  if (ev) tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t); /* inline: the common event */
+  if (observed && tomp_unlikely(x->chunk_pending) && !skip) ompt_chunk_begin(thr, x);
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
@@ -701,12 +703,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   }
   tomp_task_leave(thr, &x->t, prev, TOMP_ENTER_SCHEDULED);
   if (observed) {
-    if (ev) {
-      if (tomp_likely(!skip && !x->detached))
-        tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
-      else
-        run_task_ompt(thr, x, prev, skip, false);
-    }
+    if (ev && tomp_likely(!x->detached)) tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
     if (x->detached) {
       ompt_detached_end(x, skip, prev);
       tomp_set_state(thr, saved_state, saved_id);
@@ -1033,6 +1030,7 @@ alloc_body(tomp_thread_t *thr, tomp_task_t *p, const tomp_task_spec_t *s, size_t
   if (in_place) *args = s->in_place;
   task_setup(x, thr, p, s, *args, in_place);
   x->dep_room = room > UINT16_MAX ? UINT16_MAX : (uint16_t)room;
+  x->chunk_pending = 0;
   return x;
 }
 
@@ -1041,6 +1039,13 @@ tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void
   tomp_task_t *p = tomp_load_rlx(&thr->task);
   bool now = s->in_place && runs_now(thr, team, p, s->flags, s->ndeps && team, s->detach);
   return &alloc_body(thr, p, s, team ? s->ndeps : 0, now, args)->t;
+}
+
+void tomp_task_set_chunk(tomp_task_t *t, uint64_t start, uint64_t n) {
+  tomp_xtask_t *x = tomp_xtask(t);
+  x->ompt_chunk[0] = start;
+  x->ompt_chunk[1] = n;
+  x->chunk_pending = 1;
 }
 
 void tomp_task_free_unsubmitted(tomp_task_t *t) {
@@ -1252,12 +1257,9 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   uint64_t saved_id = thr->wait_id;
   bool skip = tomp_unlikely(tomp_g.cancellation) && tomp_task_discarded(x);
   x->state = TOMP_XS_RUNNING;
+  if (observed && tomp_unlikely(skip) && tomp_listening()) ompt_discarded(thr, x);
   tomp_task_enter(thr, &x->t, p, __builtin_frame_address(0), TOMP_ENTER_INCLUDED);
-  if (observed && tomp_unlikely(skip)) {
-    if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_CANCEL)) ompt_discarded(thr, x);
-  } else if (observed) {
-    ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
-  }
+  if (observed && !skip) ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) fn(data);
   tomp_task_leave(thr, &x->t, p, TOMP_ENTER_INCLUDED);

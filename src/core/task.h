@@ -110,6 +110,7 @@ typedef struct tomp_xtask {
   uint8_t detached;             /* has an event (detach clause) */
   uint8_t has_mutex;            /* has mutexinoutset dependences */
   uint8_t pref;                 /* holds a reference on its (explicit) parent until freed */
+  uint8_t chunk_pending;        /* OMPT: a taskloop chunk, its dispatch due when it starts */
   uint16_t cls;                 /* allocation size class, 0 = plain malloc */
   uint16_t dep_room;            /* dependence nodes the block holds (more are malloc'd) */
   uint8_t must_run;             /* never discarded by cancellation (tomp_task_spec_t) */
@@ -119,7 +120,12 @@ typedef struct tomp_xtask {
   tomp_depnode_t *deps;
   struct tomp_xtask **succ;     /* successors (team lock) */
   uint32_t nsucc, capsucc;
-  struct tomp_xtask *succ_inline[2];
+  union {
+    struct tomp_xtask *succ_inline[2];
+    /* OMPT, with chunk_pending: a taskloop chunk's first iteration value and iteration
+     * count.  A chunk task has no dependences, so no successors: the room is free. */
+    uint64_t ompt_chunk[2];
+  };
 } tomp_xtask_t;
 
 /* A thread's deque.  Only the owner writes bottom and the slots; thieves and the owner's
@@ -247,6 +253,9 @@ void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t,
  * two (GOMP_task without detach, taskloop's chunks). */
 void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *spec,
                       const tomp_depend_t *deps) TOMP_HIDDEN;
+/* Between tomp_task_alloc and tomp_task_submit: t is a taskloop chunk (first iteration value
+ * start, n iterations), reported as an ompt_dispatch_taskloop_chunk when it starts to run. */
+void tomp_task_set_chunk(tomp_task_t *t, uint64_t start, uint64_t n) TOMP_HIDDEN;
 /* The common undeferred case, short-cut: no dependences, no detach, no copy function and
  * the argument block used in place.  flags are TOMP_TF_*; the caller has checked that the
  * task must or may run at once (tomp_task_runs_at_once). */

@@ -52,7 +52,7 @@ chunk_at_once(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk
  * allocate and submit. */
 static inline __attribute__((always_inline)) void
 chunk_task(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t *c,
-           const tomp_task_spec_t *s, bool quick) {
+           const tomp_task_spec_t *s, bool quick, const bool observed) {
   if (quick) {
     if (!tomp_task_runs_at_once(thr, s->flags)) {
       tomp_task_defer(thr, s->fn, (void *)tl->data, s->arg_size, s->arg_align,
@@ -64,6 +64,16 @@ chunk_task(tomp_thread_t *thr, const tomp_taskloop_t *tl, tomp_taskloop_chunk_t 
       chunk_at_once(thr, tl, c, s);
       return;
     }
+  }
+  if (observed) {
+    /* OMPT: its taskloop_chunk dispatch comes when it starts (task.c, ompt_chunk_begin) */
+    void *args;
+    tomp_task_t *t = tomp_task_alloc(thr, s, &args);
+    if (tl->data) memcpy(args, tl->data, s->arg_size);
+    tl->fill(args, c);
+    tomp_task_set_chunk(t, c->start, c->count);
+    tomp_task_submit(thr, t, NULL, 0);
+    return;
   }
   tomp_task_create(thr, s, NULL); /* s fills the area from tl and c (taskloop_body) */
 }
@@ -81,7 +91,6 @@ taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool observed
   }
   /* tested once: a tool without the work or dispatch callback pays no call per chunk */
   bool ev_work = observed && TOMP_EV_WANTED(TOMP_EV_WORK);
-  bool ev_chunk = observed && TOMP_EV_WANTED(TOMP_EV_DISPATCH);
   if (ev_work) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_begin, tl->n);
 
   uint64_t base, extra, ntasks = chunking(tl, thr, &base, &extra);
@@ -110,13 +119,7 @@ taskloop_body(tomp_thread_t *thr, const tomp_taskloop_t *tl, const bool observed
     c.end = tl->start + done * tl->step;
     c.count = cnt;
     c.last = i + 1 == ntasks;
-    if (ev_chunk) {
-      /* task_create reports it as a taskloop_chunk dispatch of the new task */
-      thr->ev_chunk[0] = c.start;
-      thr->ev_chunk[1] = cnt;
-      thr->ev_chunk_pending = true;
-    }
-    chunk_task(thr, tl, &c, &s, quick);
+    chunk_task(thr, tl, &c, &s, quick, observed);
   }
   if (ev_work) tomp_ev_work_(thr, ompt_work_taskloop, ompt_scope_end, tl->n);
   if (!tl->nogroup) tomp_taskgroup_end(thr);

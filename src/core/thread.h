@@ -47,8 +47,6 @@ typedef struct tomp_thread {
   int ev_fork_flags;      /* extra ompt_parallel_flag_t bits for the next fork */
   tomp_task_t *ev_single; /* a single this thread executed in that task: end not reported */
   const void *ev_single_ra;
-  uint64_t ev_chunk[2]; /* taskloop: chunk (start, iterations) of the task being created */
-  bool ev_chunk_pending;
   void *ev_league; /* an inline league's record while someone listens (league.c) */
   /* Observers' per-thread words (core reserves them; the named observer alone writes them) */
   uint32_t ompt_end_req;         /* OMPT: finalize asks this parked worker to report thread_end */

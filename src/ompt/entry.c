@@ -146,8 +146,17 @@ static int enumerate_mutex_impls(int current, int *next, const char **name) {
   return 1;
 }
 
+/* The calling thread for the inquiry entry points, or NULL: also when no tool is active (a
+ * program that kept the entry points of a tool whose initialize returned 0).  The
+ * specification does not say what they answer then; libomp answers as for a thread it does
+ * not know (no thread data, no parallel region or task, place and processor -1), and so do
+ * we (LLVM's misc/api_calls_without_ompt). */
+static tomp_thread_t *self_if_active(void) {
+  return tomp_ompt_active() ? tomp_self : NULL;
+}
+
 static ompt_data_t *get_thread_data(void) {
-  tomp_thread_t *thr = tomp_self;
+  tomp_thread_t *thr = self_if_active();
   return thr ? &thr->thread_data : NULL;
 }
 
@@ -166,19 +175,19 @@ static int get_place_proc_ids(int place, int n, int *ids) {
 }
 
 static int get_place_num(void) {
-  tomp_thread_t *thr = tomp_self;
+  tomp_thread_t *thr = self_if_active();
   return thr && tomp_nplaces > 0 ? thr->place : -1;
 }
 
 static int get_partition_place_nums(int n, int *nums) {
-  tomp_thread_t *thr = tomp_self;
+  tomp_thread_t *thr = self_if_active();
   if (!thr) return 0;
   int first, count = tomp_affinity_partition(thr, &first);
   for (int i = 0; nums && i < n && i < count; i++) nums[i] = first + i;
   return count;
 }
 
-static int get_proc_id(void) { return sched_getcpu(); }
+static int get_proc_id(void) { return tomp_ompt_active() ? sched_getcpu() : -1; }
 
 static int get_state(ompt_wait_id_t *wait_id) {
   tomp_thread_t *thr = tomp_self;
@@ -212,7 +221,7 @@ static tomp_thread_t *initial_thread_of(tomp_task_t *task) {
 /* Levels count every parallel region, serialized ones (teams of one) included; above the
  * outermost team is the initial task's implicit parallel region. */
 static int get_parallel_info(int level, ompt_data_t **parallel_data, int *team_size) {
-  tomp_thread_t *thr = tomp_self;
+  tomp_thread_t *thr = self_if_active();
   if (!thr || level < 0) return 0;
   tomp_task_t *task = thr->task;
   if (!task) return 0; /* a parked worker */
@@ -244,7 +253,7 @@ static int get_parallel_info(int level, ompt_data_t **parallel_data, int *team_s
 static int get_task_info(int level, int *flags, ompt_data_t **task_data,
                          ompt_frame_t **task_frame, ompt_data_t **parallel_data,
                          int *thread_num) {
-  tomp_thread_t *thr = tomp_self;
+  tomp_thread_t *thr = self_if_active();
   if (!thr || level < 0) return 0;
   tomp_task_t *task = thr->task;
   /* the tasks whose frames are on this thread's stack (OpenMP 5.2 sec. 19.6.1.14): a running

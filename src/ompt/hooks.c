@@ -178,6 +178,12 @@ static void sync_region(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
   ompt_data_t *pdata = ep == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel
                            ? NULL
                            : tomp_ev_parallel_data_of(task);
+  /* A worker meets a parallel region's closing barrier in the runtime, after the outlined
+   * function returned: no call site of its own.  codeptr_ra "may be NULL" when attribution
+   * to source code is impossible or inappropriate; tools written against libomp (which
+   * passes NULL there) and LLVM's tests expect NULL, so a worker gets NULL and the primary
+   * thread the parallel construct's address. */
+  if (kind == ompt_sync_region_barrier_implicit_parallel && thr->tid != 0) codeptr = NULL;
   TOMP_OMPT_CALL_ON(thr, f, kind, ep, pdata, &task->task_data, codeptr);
 }
 
@@ -287,9 +293,10 @@ static void mutex(tomp_thread_t *thr, int which, int kind, unsigned hint, const 
 
 /* ---- cancellation, errors, target -------------------------------------------------------- */
 
-static void cancel(tomp_thread_t *thr, int flags, const void *ra) {
+static void cancel(tomp_thread_t *thr, tomp_task_t *task, int flags, const void *ra) {
   ompt_callback_cancel_t f = CB(cancel);
-  if (f) TOMP_OMPT_CALL(f, &thr->task->task_data, flags, ra);
+  (void)thr;
+  if (f) TOMP_OMPT_CALL(f, &task->task_data, flags, ra);
 }
 
 static void error(tomp_thread_t *thr, int severity, const char *msg, size_t len, const void *ra) {

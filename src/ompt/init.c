@@ -357,6 +357,10 @@ void tomp_ompt_finalize(void) {
   if (tool->finalize) tool->finalize(&tool->tool_data);
 }
 
+bool tomp_ompt_active(void) {
+  return __atomic_load_n(&tool, __ATOMIC_RELAXED) != NULL;
+}
+
 /* omp_control_tool (src/api/tool.c) reaches the tool through the event layer: ra and fp are
  * the API routine's return address and frame. */
 int tomp_ompt_control_tool(int command, int modifier, void *arg, const void *ra, void *fp) {

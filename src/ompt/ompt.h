@@ -119,6 +119,8 @@ void tomp_ompt_want_path(void) TOMP_HIDDEN;
 
 /* Entry points (entry.c) */
 ompt_interface_fn_t tomp_ompt_lookup(const char *name) TOMP_HIDDEN;
+/* A tool is being initialized or is attached (not one whose initialize returned 0). */
+bool tomp_ompt_active(void) TOMP_HIDDEN;
 ompt_set_result_t tomp_ompt_support(int event) TOMP_HIDDEN;
 
 /* omp_control_tool's answer and the tool's control_tool callback (init.c) */

@@ -1,5 +1,7 @@
 /* OMPT task events: deferred, undeferred (if(0)), final, mergeable, dependences, taskwait,
- * taskgroup, taskloop (work and chunk dispatch), detach (early and late fulfill), cancel
+ * taskgroup, taskloop (work, and each chunk's dispatch in its task as it starts; ompt-print
+ * checks that a dispatch binds to the current task: before issue 17 B5 the encountering
+ * task was current), detach (early and late fulfill), cancel
  * taskgroup, task reduction, the error directive.  FileCheck on a one-thread run; on two
  * threads ompt-print checks that every explicit task completes exactly once, waits nest,
  * etc., and each of the two detachable tasks is either fulfilled early (then completes) or

@@ -342,7 +342,9 @@ static void sync_common(const char *what, ompt_sync_region_t kind, ompt_scope_en
                 kind != ompt_sync_region_reduction;
   if (wait && barrier && (st < ompt_state_wait_barrier || st > ompt_state_wait_barrier_teams))
     ERROR("%s: state %s is not a barrier wait", ev, state_name(st));
-  if (strict && !ra) ERROR("%s: codeptr_ra NULL", ev);
+  /* a worker's closing barrier of a parallel region has no call site (NULL, as libomp) */
+  if (strict && !ra && kind != ompt_sync_region_barrier_implicit_parallel)
+    ERROR("%s: codeptr_ra NULL", ev);
   /* 5.2 (ompt_callback_sync_region_t): "For the barrier-end event at the end of a parallel
    * region this argument is NULL" (parallel_data) */
   if (ep == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel && pdata)
@@ -439,6 +441,11 @@ static void on_work(ompt_work_t wt, ompt_scope_endpoint_t ep, ompt_data_t *pdata
 static void on_dispatch(ompt_data_t *pdata, ompt_data_t *tdata, ompt_dispatch_t kind,
                         ompt_data_t instance) {
   enter("dispatch");
+  /* it binds to the task that executes the iterations or section, the current one (for a
+   * taskloop chunk: the chunk's explicit task, as it starts) */
+  ompt_data_t *cur;
+  if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || cur != tdata)
+    ERROR("dispatch: task_data is not the current task's");
   if (kind == ompt_dispatch_section) {
     out("dispatch kind=section parallel=%" PRIu64 " task=%" PRIu64 " section=%" PRIu64,
         par_id(pdata), task_id(tdata), instance.value);
@@ -613,6 +620,13 @@ static void on_cancel(ompt_data_t *tdata, int flags, const void *ra) {
   char fl[128];
   flag_names(fl, sizeof fl, flags, names, 7);
   out("cancel task=%" PRIu64 " flags=%s codeptr=%s", task_id(tdata), fl, sym(ra));
+  /* activated / detected: in the encountering task; discarded_task: in the context of the
+   * task that discards it (a discarded task never runs) */
+  ompt_data_t *cur;
+  int discarded = (flags & ompt_cancel_discarded_task) != 0;
+  if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || (cur == tdata) == discarded)
+    ERROR("cancel: %s", discarded ? "the discarded task is the current task"
+                                  : "task_data is not the current task's");
   /* a discarded task never started (no task_schedule to it); the event is its only end */
   task_t *t = tdata ? tdata->ptr : NULL;
   if ((flags & ompt_cancel_discarded_task) && t && t->explicit_) {
