@@ -71,6 +71,14 @@ for rt in $RUNTIMES; do
   echo "$rt rtwait: thread time $tot us, work $work us, omp runtime wait $rtw us"
   ratio_ge "$tot" "$work" 10 1 || fail "$rt: work ($work us of $tot) should be under 10%: runtime wait loops counted as work"
   [ "$rtw" -gt 0 ] || fail "$rt: no sample in a runtime wait loop (omp runtime wait)"
+  # --fold-recursion: fib's recursion (through its task bodies) shows as one fib per path
+  folded "$W/rw.$rt" "$W/rw.$rt.fold" --fold-recursion
+  grep -q ';fib;.*;fib;' "$W/rw.$rt.f" || fail "$rt: rep_rtwait should show fib's recursion"
+  grep -q 'fib;.*;fib[; ]' "$W/rw.$rt.fold" && fail "$rt: --fold-recursion left a recursion"
+  ftot=$(sum "$W/rw.$rt.fold" '.')
+  # folded lines are rounded to microseconds: merged lines differ by at most 1 us each
+  [ $((ftot - tot)) -le 1000 ] && [ $((tot - ftot)) -le 1000 ] ||
+    fail "$rt: --fold-recursion changed the total ($tot -> $ftot us)"
 
   # ---- 3. overruns: thread time = threads x wall ----
   record "$W/ld.$rt" --runtime $rt -- taskset -c "$CPU" "$W/rep_loaded.$rt"

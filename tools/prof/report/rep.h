@@ -48,6 +48,10 @@ void rep_sym_free(rep_sym_t *s);
 /* addr is the address to look up: the pc of an exact leaf, return address - 1 otherwise */
 uint32_t rep_sym_loc(rep_sym_t *s, uint64_t addr);
 int rep_sym_class(rep_sym_t *s, uint64_t addr);
+/* The frames of addr with inlined calls expanded, root first (the symbol's function, then
+ * each inlined function at the line of the call below it; the last at addr's line); one
+ * location (rep_sym_loc's) where nothing is inlined.  The array lives with the profile. */
+uint32_t rep_sym_chain(rep_sym_t *s, uint64_t addr, const uint32_t **chain);
 
 /* ---- one data file as read (load.c) ---- */
 typedef struct rep_ctx {
@@ -55,6 +59,7 @@ typedef struct rep_ctx {
   const uint32_t *locs; /* user-model stack of the context, root first (stacks.c) */
   uint32_t depth;
   int state;            /* 0 not built, 1 being built (cycle guard), 2 built */
+  uint32_t body;        /* the construct's location (`omp parallel @ file:line`), +1; 0 unset */
 } rep_ctx_t;
 
 typedef struct rep_file {
