@@ -165,13 +165,16 @@ static void on_task_create(ompt_data_t *enc_task, const ompt_frame_t *enc_frame,
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
   tp_thread_t *t = tp_self;
+  /* registered always: keep the common case (not in a barrier, not tracing) to a few loads */
   if (!t || status == ompt_task_early_fulfill || status == ompt_task_late_fulfill) return;
   /* a thread inside a barrier that runs an explicit task works (undirected blame) */
-  if (next && (next->value & TP_TASK_EXPLICIT))
-    tp_region_wait_suspend(t);
-  else
-    tp_region_wait_resume(t);
-  if (!tracing()) return;
+  if (t->wait_region) {
+    if (next && (next->value & TP_TASK_EXPLICIT))
+      tp_region_wait_suspend(t);
+    else
+      tp_region_wait_resume(t);
+  }
+  if (!tp_g.cfg.trace || !tracing()) return;
   if (prior && (prior->value & TP_TASK_EXPLICIT))
     tp_trace_event(t, TP_EV_TASK, TP_PH_END, (uint64_t)(uintptr_t)prior, ctx_of(prior), NULL, status);
   if (next && (next->value & TP_TASK_EXPLICIT))
