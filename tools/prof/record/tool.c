@@ -107,6 +107,7 @@ static void on_parallel_begin(ompt_data_t *enc_task, const ompt_frame_t *enc_fra
   r->context = tp_ctx_intern(t, TP_CTX_PARALLEL, ctx_of(enc_task), enc_frame, codeptr_ra, &r->ctx);
   r->team_size = requested;
   r->begin_ns = tp_now_ns();
+  atomic_store_explicit(&r->live, 1, memory_order_release);
   parallel_data->ptr = r;
   if (tracing()) tp_trace_event(t, TP_EV_PARALLEL, TP_PH_BEGIN, r->instance, r->context, codeptr_ra, requested);
 }
@@ -118,6 +119,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *enc_task, i
   tp_thread_t *t = tp_self;
   tp_region_t *r = parallel_data ? parallel_data->ptr : NULL;
   if (!t || !r) return;
+  atomic_store_explicit(&r->live, 0, memory_order_release);
   tp_region_done(r, tp_now_ns());
   if (tracing()) tp_trace_event(t, TP_EV_PARALLEL, TP_PH_END, r->instance, r->context, codeptr_ra, r->team_size);
   tp_region_put(t, r);
