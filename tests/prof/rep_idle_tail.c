@@ -6,15 +6,9 @@
 #include <omp.h>
 #include <stdio.h>
 
-static double sink[5];
+#include "rep_compute.h"
 
-__attribute__((noinline)) double compute_until(double until) {
-  double s = 0;
-  while (omp_get_wtime() < until)
-    for (int i = 0; i < 10000; i++)
-      s += (double)i * 0.5 / (double)(i + 1);
-  return s;
-}
+static double sink[5];
 
 __attribute__((noinline)) double serial_tail(double until) {
   return compute_until(until) + 1;
