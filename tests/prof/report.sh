@@ -13,6 +13,7 @@
 #  - the text view's sections; --min-percent pruning; -o; --width and --full-names;
 #  - outlined bodies named by construct and line (`omp parallel @ rep_nested.c:21`, the
 #    pragma's line or, from clang, the next), the compilers' names with --raw-names;
+#  - Chrome trace slices of regions named `omp parallel @ rep_nested.c:LINE in outer`;
 #  - inlined frames (rep_inline: two levels of always_inline functions in a loop body) on the
 #    path, with the lines of their calls (go tool pprof -lines, when go is installed).
 # RUNTIME=libomp CC=clang (report_libomp.sh) runs the same checks on LLVM's libomp.
@@ -128,6 +129,14 @@ pl() { # the lines a construct on the Nth '#pragma omp parallel|task' of FILE ma
 grep -qE "^main;outer;omp parallel @ rep_nested\.c:$(pl rep_nested.c parallel 2);inner;omp parallel @ rep_nested\.c:$(pl rep_nested.c parallel 1);nested_leaf " "$W/nest" ||
   fail "nested region bodies should be named 'omp parallel @ rep_nested.c:LINE'"
 folded "$W/rep_nested.d" "$W/nest.raw" --raw-names
+# the Chrome trace names regions by construct, line and creating function
+record "$W/rep_nested.t" --runtime "$RUNTIME" --trace -- "$W/rep_nested"
+"$PROF" report "$W/rep_nested.t" --format chrome -o "$W/nest.json" 2>/dev/null || fail "chrome export"
+for fn in outer inner; do
+  n=1; [ $fn = outer ] && n=2
+  grep -qE "\"name\":\"omp parallel @ rep_nested\.c:$(pl rep_nested.c parallel $n) in $fn\"" "$W/nest.json" ||
+    fail "chrome trace: no slice 'omp parallel @ rep_nested.c:LINE in $fn'"
+done
 grep -qE '^main;outer;([^;]*(_omp_fn|omp_outlined)[^;]*;)+inner;' "$W/nest.raw" || fail "--raw-names should keep the compiler's names"
 
 # ---- tasks ----

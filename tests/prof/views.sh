@@ -171,6 +171,7 @@ for f in "${funcs[@]}"; do has pprof-sandwich.png "$f"; done
 lap "speedscope: pprof ok"
 browse p.trace.json sandwich trace-sandwich.png
 hasin trace-sandwich.png "OpenMP thread 0"
+hasin trace-sandwich.png "omp parallel in main"
 lap "speedscope: chrome trace ok"
 echo "screenshots: $W/*.png"
 echo ok

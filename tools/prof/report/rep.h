@@ -94,6 +94,9 @@ const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32
 /* The sample's class (REP_*): its state's, or REP_RTWAIT for a working sample whose leaf
  * side is a runtime wait loop. */
 int rep_sample_class_full(rep_file_t *f, rep_model_t *m, const tp_sample_t *s);
+/* The construct a context names: `omp parallel @ file.c:LINE`, `omp task @ file.c:LINE` (or
+ * `@ function` without line information); NULL for the root or an unknown context. */
+const char *rep_ctx_construct(rep_file_t *f, rep_model_t *m, uint64_t id);
 /* The user-model stack of a sample of class cls (with its `omp idle` / wait / runtime leaf)
  * into out[] (REP_MAX_DEPTH entries), root first; returns the depth. */
 uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, int cls,

@@ -129,6 +129,11 @@ static uint32_t body_loc(rep_file_t *f, rep_model_t *m, rep_ctx_t *c) {
   return loc;
 }
 
+const char *rep_ctx_construct(rep_file_t *f, rep_model_t *m, uint64_t id) {
+  rep_ctx_t *c = id ? find_ctx(f, id) : NULL;
+  return c ? rep_profile(m)->locs[body_loc(f, m, c)].func : NULL;
+}
+
 /* out[from..d) are a task's own frames, root first: the first is the outlined body of the
  * construct that created the task (context `id`).  Names it by its construct and line
  * instead of the compiler's name, and drops the compiler's further wrappers right below it
