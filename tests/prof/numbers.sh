@@ -14,6 +14,9 @@
 #     says how many samples stood for more than one period;
 #  4. lock blame through a tail-call release (rep_tailcall: `set; work; unset;` at -O2): the
 #     directed blame lands on holder(), not on its caller;
+#  5. workers after their region (rep_idle_tail: 0.3 s of 4 threads, then 0.6 s serial): idle,
+#     not waiting in the region's barrier (libomp keeps naming the ended region to its waiting
+#     workers; the recorder drops a region after its parallel_end);
 #  and CPU time next to wall time: rep_loaded's 4 threads on one CPU used at most its wall
 #  time; a thread waiting in a barrier spins with OMP_WAIT_POLICY=active (libomp: and
 #  KMP_USE_YIELD=0) and sleeps with passive (rep_spin): the barrier wait's CPU time must be
@@ -37,7 +40,7 @@ us() { awk -v x="$1" 'BEGIN { printf "%d", x * 1000000 }'; }
 
 for rt in $RUNTIMES; do
   if [ $rt = tomp ]; then cc=gcc; else cc=clang-14; fi
-  for t in rep_taskblame rep_rtwait rep_loaded rep_tailcall rep_spin; do
+  for t in rep_taskblame rep_rtwait rep_loaded rep_tailcall rep_spin rep_idle_tail; do
     $cc -fopenmp -O2 -g -fomit-frame-pointer -Wall "$ROOT/tests/prof/$t.c" -o "$W/$t.$rt" || fail "build $t with $cc"
   done
 
@@ -71,6 +74,14 @@ for rt in $RUNTIMES; do
   echo "$rt rtwait: thread time $tot us, work $work us, omp runtime wait $rtw us"
   ratio_ge "$tot" "$work" 10 1 || fail "$rt: work ($work us of $tot) should be under 10%: runtime wait loops counted as work"
   [ "$rtw" -gt 0 ] || fail "$rt: no sample in a runtime wait loop (omp runtime wait)"
+  # --fold-recursion: fib's recursion (through its task bodies) shows as one fib per path
+  folded "$W/rw.$rt" "$W/rw.$rt.fold" --fold-recursion
+  grep -q ';fib;.*;fib;' "$W/rw.$rt.f" || fail "$rt: rep_rtwait should show fib's recursion"
+  grep -q 'fib;.*;fib[; ]' "$W/rw.$rt.fold" && fail "$rt: --fold-recursion left a recursion"
+  ftot=$(sum "$W/rw.$rt.fold" '.')
+  # folded lines are rounded to microseconds: merged lines differ by at most 1 us each
+  [ $((ftot - tot)) -le 1000 ] && [ $((tot - ftot)) -le 1000 ] ||
+    fail "$rt: --fold-recursion changed the total ($tot -> $ftot us)"
 
   # ---- 3. overruns: thread time = threads x wall ----
   record "$W/ld.$rt" --runtime $rt -- taskset -c "$CPU" "$W/rep_loaded.$rt"
@@ -100,6 +111,16 @@ for rt in $RUNTIMES; do
   echo "$rt tailcall: lock wait $lw us, blame $bt us, on holder $bh us"
   [ "$lw" -gt 0 ] || fail "$rt: no lock wait in rep_tailcall"
   ratio_ge "$bh" "$bt" 70 100 || fail "$rt: directed blame should land on holder ($bh of $bt us)"
+
+  # ---- workers after their region: idle (libomp keeps naming the ended region) ----
+  record "$W/it.$rt" --runtime $rt -- "$W/rep_idle_tail.$rt"
+  time_and_blame "$W/it.$rt" "$W/it.$rt.f" >/dev/null
+  idle=$(sum "$W/it.$rt.f" '^omp idle$')
+  bw=$(sum "$W/it.$rt.f" 'omp barrier wait$')
+  bt=$(sum "$W/it.$rt.f.blame" '.')
+  echo "$rt idle tail: omp idle $idle us, barrier wait $bw us, blame $bt us"
+  ratio_ge "$idle" $((bw + 1)) 2 1 || fail "$rt: workers after their region should be idle ($idle us), not in a barrier ($bw us)"
+  [ "$bt" -le $((bw + 5000)) ] || fail "$rt: blame ($bt us) beyond the barrier wait ($bw us)"
 
   # ---- spin versus blocked ----
   for pol in active passive; do

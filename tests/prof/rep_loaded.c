@@ -6,22 +6,16 @@
 #include <omp.h>
 #include <stdio.h>
 
-static double sink[4];
+#include "rep_compute.h"
 
-__attribute__((noinline)) double compute(double until) {
-  double s = 0;
-  while (omp_get_wtime() < until)
-    for (int i = 0; i < 10000; i++)
-      s += (double)i * 0.5 / (double)(i + 1);
-  return s;
-}
+static double sink[4];
 
 int main(void) {
   int n = 0;
   double end = omp_get_wtime() + 1.5;
 #pragma omp parallel num_threads(4)
   {
-    sink[omp_get_thread_num()] = compute(end);
+    sink[omp_get_thread_num()] = compute_until(end);
 #pragma omp single
     n = omp_get_num_threads();
   }

@@ -5,15 +5,9 @@
 #include <omp.h>
 #include <stdio.h>
 
-static double sink;
+#include "rep_compute.h"
 
-__attribute__((noinline)) double compute(double until) {
-  double s = 0;
-  while (omp_get_wtime() < until)
-    for (int i = 0; i < 10000; i++)
-      s += (double)i * 0.5 / (double)(i + 1);
-  return s;
-}
+static double sink;
 
 int main(void) {
   double end = omp_get_wtime() + 0.8;
@@ -21,7 +15,7 @@ int main(void) {
 #pragma omp parallel num_threads(2)
   {
     if (omp_get_thread_num() == 0) {
-      sink = compute(end);
+      sink = compute_until(end);
       n = omp_get_num_threads();
     }
   }

@@ -10,12 +10,17 @@
 #    the long holder's release callback runs;
 #  - nested regions (rep_nested): main;outer;<body>;inner;<body>;nested_leaf on every thread;
 #  - tasks (rep_tasks): task_work under spawn_tasks on both threads;
-#  - the text view's sections; --min-percent pruning; -o.
+#  - the text view's sections; --min-percent pruning; -o; --width and --full-names;
+#  - outlined bodies named by construct and line (`omp parallel @ rep_nested.c:21`, the
+#    pragma's line or, from clang, the next), the compilers' names with --raw-names;
+#  - Chrome trace slices of regions named `omp parallel @ rep_nested.c:LINE in outer`;
+#  - inlined frames (rep_inline: two levels of always_inline functions in a loop body) on the
+#    path, with the lines of their calls (go tool pprof -lines, when go is installed).
 # RUNTIME=libomp CC=clang (report_libomp.sh) runs the same checks on LLVM's libomp.
 source "$(dirname "$0")/rep_common.sh"
 CC=${CC:-gcc}
 RUNTIME=${RUNTIME:-tomp}
-for t in rep_imbalance rep_lock rep_blame rep_nested rep_tasks; do
+for t in rep_imbalance rep_lock rep_blame rep_nested rep_tasks rep_inline; do
   $CC -fopenmp -O2 -g -fomit-frame-pointer -Wall "$ROOT/tests/prof/$t.c" -o "$W/$t" || fail "build $t"
   # rep_blame on tomp: waiters spin, so that the short holder takes the lock right after the
   # long holder's release (the race that misled blame counted per lock).  (libomp, whose
@@ -55,6 +60,15 @@ done
 grep -q ' heavy_rows' "$W/imb30.txt" || fail "--min-percent 30 keeps heavy_rows"
 grep -q '^ .* light_rows' <(sed -n '/^Call tree/,/^Functions/p' "$W/imb30.txt") &&
   fail "--min-percent 30 should hide light_rows in the tree"
+
+# --width / --full-names: the region body's name does not fit 70 columns at depth 2
+"$PROF" report "$W/rep_imbalance.d" --width 70 >"$W/imb70.txt" 2>/dev/null || fail "--width 70"
+"$PROF" report "$W/rep_imbalance.d" --width 70 --full-names >"$W/imb70f.txt" 2>/dev/null || fail "--full-names"
+long=$(sed -n '/^Call tree/,/^Functions/p' "$W/imb70.txt" | awk '/^ / && length > 70' | wc -l)
+[ "$long" = 0 ] || fail "--width 70: $long call-tree lines are longer"
+grep -q 'omp parallel @ rep_imbalance.c:[0-9]*$' "$W/imb70.txt" && fail "--width 70 should shorten the region body's name"
+grep -q '  omp parallel @ rep_imbalance.c:[0-9]*$' "$W/imb70f.txt" || fail "--full-names should keep the region body's name"
+"$PROF" report "$W/rep_imbalance.d" --width 20 >/dev/null 2>&1 && fail "--width 20 accepted"
 
 # ---- lock ----
 time_and_blame "$W/rep_lock.d" "$W/lock"
@@ -106,6 +120,25 @@ echo "nested_leaf $good of $all under main;outer;...;inner;..."
 nt=$(grep -E '^thread [0-9]+;main;outer;[^;]+;inner;[^;]+;nested_leaf ' "$W/nest.pt" | cut -d';' -f1 | sort -u | wc -l)
 [ "$nt" -ge 3 ] || fail "nested_leaf under the full path on only $nt threads"
 
+# construct names: the pragma's line (gcc) or the statement after it (clang)
+pl() { # the lines a construct on the Nth '#pragma omp parallel|task' of FILE may be named by
+  # (gcc's call may sit on the line before the pragma, clang's on the line after)
+  local n; n=$(grep -n "#pragma omp $2" "$ROOT/tests/prof/$1" | sed -n "${3}p" | cut -d: -f1)
+  echo "($((n - 1))|$n|$((n + 1)))"
+}
+grep -qE "^main;outer;omp parallel @ rep_nested\.c:$(pl rep_nested.c parallel 2);inner;omp parallel @ rep_nested\.c:$(pl rep_nested.c parallel 1);nested_leaf " "$W/nest" ||
+  fail "nested region bodies should be named 'omp parallel @ rep_nested.c:LINE'"
+folded "$W/rep_nested.d" "$W/nest.raw" --raw-names
+# the Chrome trace names regions by construct, line and creating function
+record "$W/rep_nested.t" --runtime "$RUNTIME" --trace -- "$W/rep_nested"
+"$PROF" report "$W/rep_nested.t" --format chrome -o "$W/nest.json" 2>/dev/null || fail "chrome export"
+for fn in outer inner; do
+  n=1; [ $fn = outer ] && n=2
+  grep -qE "\"name\":\"omp parallel @ rep_nested\.c:$(pl rep_nested.c parallel $n) in $fn\"" "$W/nest.json" ||
+    fail "chrome trace: no slice 'omp parallel @ rep_nested.c:LINE in $fn'"
+done
+grep -qE '^main;outer;([^;]*(_omp_fn|omp_outlined)[^;]*;)+inner;' "$W/nest.raw" || fail "--raw-names should keep the compiler's names"
+
 # ---- tasks ----
 folded "$W/rep_tasks.d" "$W/tasks"
 folded "$W/rep_tasks.d" "$W/tasks.pt" --per-thread
@@ -113,8 +146,26 @@ cat "$W/tasks.pt"
 all=$(sum "$W/tasks" '(^|;)task_work$')
 good=$(sum "$W/tasks" '^main;([^;]+;)?spawn_tasks;[^;]+;task_work$')
 [ "$all" -gt 0 ] && ratio_ge "$good" "$all" 85 100 || fail "task_work should sit under spawn_tasks ($good of $all)"
+grep -qE "^main;omp parallel @ rep_tasks\.c:$(pl rep_tasks.c parallel 1);spawn_tasks;omp task @ rep_tasks\.c:$(pl rep_tasks.c task 1);task_work " "$W/tasks" ||
+  fail "the task body should be named 'omp task @ rep_tasks.c:LINE'"
 for th in 0 1; do
   grep -qE "^thread $th;main;([^;]+;)?spawn_tasks;[^;]+;task_work " "$W/tasks.pt" ||
     fail "thread $th ran no task under spawn_tasks"
 done
+# ---- inlined frames ----
+folded "$W/rep_inline.d" "$W/inl"
+cat "$W/inl"
+all=$(sum "$W/inl" '(^|;)inner_kernel$')
+good=$(sum "$W/inl" "^main;run_rows;omp parallel @ rep_inline\.c:$(pl rep_inline.c parallel 1);middle_step;inner_kernel\$")
+[ "$all" -gt 0 ] && ratio_ge "$good" "$all" 85 100 ||
+  fail "inlined frames: inner_kernel should read main;run_rows;omp parallel @ ...;middle_step;inner_kernel ($good of $all)"
+if command -v go >/dev/null; then
+  "$PROF" report "$W/rep_inline.d" --format pprof -o "$W/inl.pb.gz" 2>/dev/null || fail "pprof export"
+  HOME=${HOME:-$W} go tool pprof -lines -top "$W/inl.pb.gz" >"$W/inl.lines" 2>&1 || { cat "$W/inl.lines"; fail "go tool pprof -lines"; }
+  cat "$W/inl.lines"
+  ml=$(grep -n 'return inner_kernel' "$ROOT/tests/prof/rep_inline.c" | cut -d: -f1)
+  kl=$(grep -n '/\* inner line \*/' "$ROOT/tests/prof/rep_inline.c" | cut -d: -f1)
+  grep -qE "middle_step .*rep_inline\.c:$ml\$" "$W/inl.lines" || fail "pprof -lines: middle_step at its call of inner_kernel (line $ml)"
+  grep -qE "inner_kernel .*rep_inline\.c:($((kl - 1))|$kl)\$" "$W/inl.lines" || fail "pprof -lines: inner_kernel's loop (line $kl)"
+fi
 echo "prof_report ($RUNTIME): ok"

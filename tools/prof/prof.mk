@@ -19,7 +19,7 @@ $(B)/libtomp-prof.so: $(PROF_TOOL_OBJS)
 # to install instead of failing; `make prof` fails with that message.  PROF_DEP_HEADERS is
 # what the compiler is asked to find (a test names a missing header to simulate a fresh
 # machine).
-PROF_DEP_HEADERS ?= elfutils/libdw.h elfutils/libdwfl.h zlib.h
+PROF_DEP_HEADERS ?= elfutils/libdw.h elfutils/libdwfl.h dwarf.h zlib.h
 PROF_MISSING := $(strip $(foreach h,$(PROF_DEP_HEADERS),$(if $(shell printf '\043include <%s>\n' '$(h)' | \
   $(CC) -E -x c - >/dev/null 2>&1 && echo ok),,$(h))))
 PROF_INSTALL_MSG := tomp-prof: cannot build $(B)/tomp-prof: $(PROF_MISSING) not found. \

@@ -7,6 +7,7 @@
 int tp_cmd_record(int argc, char **argv); /* cli-record.c */
 int tp_cmd_report(int argc, char **argv); /* report/report.c */
 int tp_cmd_dump(int argc, char **argv);   /* cli-dump.c: print a data file's records */
+int tp_cmd_diff(int argc, char **argv);   /* report/diff.c: compare two recordings */
 
 /* Directory holding the running tomp-prof executable (for libtomp-prof.so and lib/libgomp.so.1
  * next to it); static storage. */

@@ -163,6 +163,7 @@ typedef struct tp_region {
   struct tp_ctx *ctx;
   uint32_t team_size;
   _Atomic uint64_t waiting; /* generation << 32 | threads in one of its barriers */
+  _Atomic int live;         /* between parallel_begin and parallel_end */
   uint64_t begin_ns;
   struct tp_region *next_free;
 } tp_region_t;

@@ -74,6 +74,12 @@ static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, uint64_t i
     if (team > 0) s->team_size = (uint32_t)team;
   }
   tp_region_t *r = par ? par->ptr : NULL;
+  if (r && !atomic_load_explicit(&r->live, memory_order_acquire)) {
+    /* the region has ended: LLVM's libomp keeps answering with it while its workers wait
+     * for the next region in a barrier state; such a worker is idle, not in this region */
+    r = NULL;
+    if (state >= ompt_state_wait_barrier && state < ompt_state_wait_taskwait) s->context = 0;
+  }
   if (r) {
     s->region = r->instance;
     s->region_context = r->context;

@@ -108,6 +108,7 @@ static void on_parallel_begin(ompt_data_t *enc_task, const ompt_frame_t *enc_fra
   r->context = tp_ctx_intern(t, TP_CTX_PARALLEL, ctx_of(enc_task), enc_frame, codeptr_ra, &r->ctx);
   r->team_size = requested;
   r->begin_ns = tp_now_ns();
+  atomic_store_explicit(&r->live, 1, memory_order_release);
   parallel_data->ptr = r;
   if (tracing()) tp_trace_event(t, TP_EV_PARALLEL, TP_PH_BEGIN, r->instance, r->context, codeptr_ra, requested);
 }
@@ -119,6 +120,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *enc_task, i
   tp_thread_t *t = tp_self;
   tp_region_t *r = parallel_data ? parallel_data->ptr : NULL;
   if (!t || !r) return;
+  atomic_store_explicit(&r->live, 0, memory_order_release);
   tp_region_done(r, tp_now_ns());
   if (tracing()) tp_trace_event(t, TP_EV_PARALLEL, TP_PH_END, r->instance, r->context, codeptr_ra, r->team_size);
   tp_region_put(t, r);
@@ -166,13 +168,16 @@ static void on_task_create(ompt_data_t *enc_task, const ompt_frame_t *enc_frame,
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
   tp_thread_t *t = tp_self;
+  /* registered always: keep the common case (not in a barrier, not tracing) to a few loads */
   if (!t || status == ompt_task_early_fulfill || status == ompt_task_late_fulfill) return;
   /* a thread inside a barrier that runs an explicit task works (undirected blame) */
-  if (next && (next->value & TP_TASK_EXPLICIT))
-    tp_region_wait_suspend(t);
-  else
-    tp_region_wait_resume(t);
-  if (!tracing()) return;
+  if (t->wait_region) {
+    if (next && (next->value & TP_TASK_EXPLICIT))
+      tp_region_wait_suspend(t);
+    else
+      tp_region_wait_resume(t);
+  }
+  if (!tp_g.cfg.trace || !tracing()) return;
   if (prior && (prior->value & TP_TASK_EXPLICIT))
     tp_trace_event(t, TP_EV_TASK, TP_PH_END, (uint64_t)(uintptr_t)prior, ctx_of(prior), NULL, status);
   if (next && (next->value & TP_TASK_EXPLICIT))

@@ -125,6 +125,24 @@ static double raw_blame(const tp_sample_t *s, int cls, double w) {
 
 static int barrier_state(uint32_t st) { return st >= 0x010 && st < 0x020; }
 
+/* --fold-recursion: a function that is already on the path (recursion, direct or through
+ * other functions) takes the place of its first occurrence: the frames in between go, so
+ * `main;msort;msort;msort;qsort` reads `main;msort;qsort`. */
+static uint32_t fold_recursion(const tp_profile_t *p, uint32_t *locs, uint32_t d) {
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < d; i++) {
+    const tp_loc_t *l = &p->locs[locs[i]];
+    uint32_t j = 0;
+    if (l->kind == TP_LOC_USER)
+      while (j < k && strcmp(p->locs[locs[j]].func, l->func)) j++;
+    if (l->kind == TP_LOC_USER && j < k)
+      k = j + 1; /* keep the first occurrence (its line: where the recursion started) */
+    else
+      locs[k++] = locs[i];
+  }
+  return k;
+}
+
 static uint32_t thread_of(const rep_file_t *f, uint32_t t) {
   return t < f->nthread_map ? f->thread_map[t] : f->thread_map[0];
 }
@@ -154,6 +172,7 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     uint32_t t = thread_of(f, s->thread);
     int cls = cls_of[i];
     uint32_t d = rep_sample_stack(f, m, s, cls, buf);
+    if (tp_view_opts.fold_recursion) d = fold_recursion(p, buf, d);
     tp_stack_t *st = rep_stack(m, f->proc, t, buf, d);
     int metric = cls == REP_WORK ? TP_M_WORK : TP_M_WAIT;
     double w = sample_weight(s, period);
@@ -196,6 +215,7 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     const tp_blame_t *b = f->blames[i];
     uint32_t t = thread_of(f, b->thread);
     uint32_t d = rep_blame_stack(f, m, b, buf);
+    if (tp_view_opts.fold_recursion) d = fold_recursion(p, buf, d);
     tp_stack_t *st = rep_stack(m, f->proc, t, buf, d);
     double bl = b->wait_ns ? (double)b->wait_ns / 1e9 : period * (double)b->samples;
     st->v[TP_M_BLAME] += bl;

@@ -2,18 +2,35 @@
  * (profile.h tp_event_t), paired per thread: an end closes the latest open begin of the same
  * kind (and the same id for tasks and mutexes, which can interleave).  Begins still open when
  * the thread's records stop are closed at the last time seen in the file.  Names say what a
- * user would: "parallel in compute" (the function that created the region), "implicit task 1",
- * "task from producer", "barrier wait", "critical wait", "lock held", "loop", "idle". */
+ * user would: "omp parallel @ file.c:22 in compute" (the construct, its line and the function
+ * that created the region), "implicit task 1", "omp task @ file.c:40 in producer", "barrier
+ * wait", "critical wait", "lock held", "loop", "idle". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rep.h"
 
+/* The function that created a context: the innermost frame of its path that is not an
+ * enclosing construct's body (`omp parallel @ ...`, whose code is that function's). */
 static const char *creator(rep_file_t *f, rep_model_t *m, uint64_t ctx) {
   uint32_t d;
   const uint32_t *l = rep_ctx_stack(f, m, ctx, &d);
-  return d ? rep_profile(m)->locs[l[d - 1]].func : "the initial task";
+  const tp_profile_t *p = rep_profile(m);
+  while (d > 0 && !strncmp(p->locs[l[d - 1]].func, "omp ", 4)) d--;
+  return d ? p->locs[l[d - 1]].func : "the initial task";
+}
+
+/* "omp parallel @ file.c:22 in compute": the construct, its line and the function that
+ * created it ("omp parallel in compute" without line information). */
+static void construct_name(char *buf, size_t n, rep_file_t *f, rep_model_t *m, uint64_t ctx,
+                           const char *kind) {
+  const char *c = rep_ctx_construct(f, m, ctx);
+  const char *who = creator(f, m, ctx);
+  if (c && strchr(c, ':'))
+    snprintf(buf, n, "%s in %s", c, who);
+  else
+    snprintf(buf, n, "%s in %s", kind, who);
 }
 
 static const char *sync_name(uint64_t kind) {
@@ -48,7 +65,7 @@ static void name_of(rep_file_t *f, rep_model_t *m, const tp_rec_event_t *e, tp_e
   const char *cat = "sync";
   switch (e->kind) {
   case TP_EV_PARALLEL:
-    snprintf(buf, sizeof buf, "parallel in %s", creator(f, m, e->context));
+    construct_name(buf, sizeof buf, f, m, e->context, "omp parallel");
     cat = "parallel";
     break;
   case TP_EV_IMPLICIT_TASK:
@@ -56,7 +73,7 @@ static void name_of(rep_file_t *f, rep_model_t *m, const tp_rec_event_t *e, tp_e
     cat = "task";
     break;
   case TP_EV_TASK:
-    snprintf(buf, sizeof buf, "task from %s", creator(f, m, e->context));
+    construct_name(buf, sizeof buf, f, m, e->context, "omp task");
     cat = "task";
     break;
   case TP_EV_SYNC_WAIT: snprintf(buf, sizeof buf, "%s", sync_name(e->arg)); break;

@@ -112,6 +112,23 @@ static void value_type(tp_buf_t *b, tp_buf_t *sub, strtab_t *st, unsigned field,
   pb_msg(b, field, sub);
 }
 
+static void label_str(tp_buf_t *b, tp_buf_t *sub, strtab_t *st, const char *key, const char *v) {
+  pb_uint(sub, LABEL_KEY, str_id(st, key));
+  pb_uint(sub, LABEL_STR, str_id(st, v));
+  pb_msg(b, SAMPLE_LABEL, sub);
+}
+
+/* The innermost construct of a stack whose name starts with `prefix` (`omp parallel @ ` or
+ * `omp task @ `: outlined bodies as stacks.c names them), NULL if none. */
+static const char *innermost(const tp_profile_t *p, const tp_stack_t *s, const char *prefix) {
+  size_t n = strlen(prefix);
+  for (uint32_t d = s->depth; d-- > 0;) {
+    const char *fn = p->locs[s->locs[d]].func;
+    if (!strncmp(fn, prefix, n)) return fn + n;
+  }
+  return NULL;
+}
+
 static void label_num(tp_buf_t *b, tp_buf_t *sub, strtab_t *st, const char *key, int64_t num,
                       const char *unit) {
   pb_uint(sub, LABEL_KEY, str_id(st, key));
@@ -202,6 +219,10 @@ static void encode(const tp_profile_t *p, tp_buf_t *b) {
       label_num(&sub, &sub2, &st, "thread", th->index, "index");
       label_num(&sub, &sub2, &st, "tid", th->tid, NULL);
     }
+    /* the innermost parallel region and task on the path, as labels: -tagfocus=region=... */
+    const char *region = innermost(p, s, "omp parallel @ "), *task = innermost(p, s, "omp task @ ");
+    if (region) label_str(&sub, &sub2, &st, "region", region);
+    if (task) label_str(&sub, &sub2, &st, "task", task);
     if (s->proc < p->nprocs) {
       label_num(&sub, &sub2, &st, "pid", p->procs[s->proc].pid, NULL);
       if (p->procs[s->proc].rank >= 0) label_num(&sub, &sub2, &st, "rank", p->procs[s->proc].rank, "index");

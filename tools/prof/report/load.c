@@ -164,7 +164,7 @@ static int read_file(const char *path, rep_file_t *f) {
       break;
     }
     case TP_REC_CONTEXT: {
-      rep_ctx_t c = {(const tp_context_t *)r, NULL, 0, 0};
+      rep_ctx_t c = {(const tp_context_t *)r, NULL, 0, 0, 0};
       PUSH(f->ctx, f->nctx, cs, c);
       break;
     }

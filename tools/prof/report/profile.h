@@ -122,6 +122,11 @@ typedef struct tp_view_opts {
   int metric;           /* TP_M_*, default TP_M_TIME */
   double min_percent;   /* default 0.5 */
   int per_thread;       /* default 0 */
+  int raw_names;        /* 1: keep the compilers' names of outlined bodies (default 0: named
+                           by construct and line, `omp parallel @ file.c:12`) */
+  int fold_recursion;   /* 1: a function shows once per path (applied when the model is built) */
+  int width;            /* text: line width, default 100 */
+  int full_names;       /* text: never shorten names */
 } tp_view_opts_t;
 extern tp_view_opts_t tp_view_opts;
 

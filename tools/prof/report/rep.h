@@ -48,6 +48,10 @@ void rep_sym_free(rep_sym_t *s);
 /* addr is the address to look up: the pc of an exact leaf, return address - 1 otherwise */
 uint32_t rep_sym_loc(rep_sym_t *s, uint64_t addr);
 int rep_sym_class(rep_sym_t *s, uint64_t addr);
+/* The frames of addr with inlined calls expanded, root first (the symbol's function, then
+ * each inlined function at the line of the call below it; the last at addr's line); one
+ * location (rep_sym_loc's) where nothing is inlined.  The array lives with the profile. */
+uint32_t rep_sym_chain(rep_sym_t *s, uint64_t addr, const uint32_t **chain);
 
 /* ---- one data file as read (load.c) ---- */
 typedef struct rep_ctx {
@@ -55,6 +59,7 @@ typedef struct rep_ctx {
   const uint32_t *locs; /* user-model stack of the context, root first (stacks.c) */
   uint32_t depth;
   int state;            /* 0 not built, 1 being built (cycle guard), 2 built */
+  uint32_t body;        /* the construct's location (`omp parallel @ file:line`), +1; 0 unset */
 } rep_ctx_t;
 
 typedef struct rep_file {
@@ -89,6 +94,9 @@ const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32
 /* The sample's class (REP_*): its state's, or REP_RTWAIT for a working sample whose leaf
  * side is a runtime wait loop. */
 int rep_sample_class_full(rep_file_t *f, rep_model_t *m, const tp_sample_t *s);
+/* The construct a context names: `omp parallel @ file.c:LINE`, `omp task @ file.c:LINE` (or
+ * `@ function` without line information); NULL for the root or an unknown context. */
+const char *rep_ctx_construct(rep_file_t *f, rep_model_t *m, uint64_t id);
 /* The user-model stack of a sample of class cls (with its `omp idle` / wait / runtime leaf)
  * into out[] (REP_MAX_DEPTH entries), root first; returns the depth. */
 uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, int cls,

@@ -1,5 +1,6 @@
 /* tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome] [-o FILE]
- *                  [--metric time|work|wait|blame] [--min-percent P] [--per-thread]
+ *                  [--metric time|work|wait|blame|cpu] [--min-percent P] [--per-thread]
+ *                  [--fold-recursion] [--width N] [--full-names] [--raw-names]
  * Reads the data files (default ./tomp-prof-data), builds the profile (load.c) and writes one
  * view: text to the terminal by default. */
 #include <errno.h>
@@ -11,7 +12,7 @@
 #include "tomp-prof.h"
 
 const char *const tp_metric_name[TP_NMETRIC] = {"time", "work", "wait", "blame", "cpu"};
-tp_view_opts_t tp_view_opts = {TP_M_TIME, 0.5, 0};
+tp_view_opts_t tp_view_opts = {TP_M_TIME, 0.5, 0, 0, 0, 100, 0};
 
 typedef int (*view_fn)(const tp_profile_t *, FILE *);
 static const struct {
@@ -26,8 +27,9 @@ static const struct {
 
 static int report_usage(void) {
   fputs("usage: tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome]\n"
-        "                        [-o FILE] [--metric time|work|wait|blame] [--min-percent P]\n"
-        "                        [--per-thread]\n"
+        "                        [-o FILE] [--metric time|work|wait|blame|cpu] [--min-percent P]\n"
+        "                        [--per-thread] [--fold-recursion] [--width N] [--full-names]\n"
+        "                        [--raw-names]\n"
         "  DIR|FILE       data files, or directories of tomp-prof.*.dat (default ./tomp-prof-data);\n"
         "                 several processes (MPI ranks) are merged\n"
         "  --format F     text (default): call tree, functions, threads, regions;\n"
@@ -37,7 +39,13 @@ static int report_usage(void) {
         "  -o FILE        write there instead of standard output\n"
         "  --metric M     what the tree ranks and prunes by, and the folded value (default time)\n"
         "  --min-percent P  hide call-tree nodes under P% of the metric's total (default 0.5)\n"
-        "  --per-thread   folded: root each stack at its thread\n",
+        "  --per-thread   folded: root each stack at its thread\n"
+        "  --fold-recursion  a function calling itself (directly or through others) shows once\n"
+        "                 on a path: its deeper calls are merged into its first (all views)\n"
+        "  --width N      text: line width (default 100, at least 60)\n"
+        "  --full-names   text: never shorten a name (lines may exceed the width)\n"
+        "  --raw-names    keep the compilers' names of outlined construct bodies\n"
+        "                 (main._omp_fn.0, .omp_outlined.) instead of 'omp parallel @ file:line'\n",
         stderr);
   return 2;
 }
@@ -86,7 +94,7 @@ int tp_cmd_report(int argc, char **argv) {
       for (k = 0; k < TP_NMETRIC && strcmp(tp_metric_name[k], v); k++) {
       }
       if (k == TP_NMETRIC) {
-        fprintf(stderr, "tomp-prof report: unknown metric '%s' (time, work, wait, blame)\n", v);
+        fprintf(stderr, "tomp-prof report: unknown metric '%s' (time, work, wait, blame, cpu)\n", v);
         goto bad;
       }
       tp_view_opts.metric = k;
@@ -102,6 +110,22 @@ int tp_cmd_report(int argc, char **argv) {
       tp_view_opts.min_percent = pc;
     } else if (!strcmp(a, "--per-thread")) {
       tp_view_opts.per_thread = 1;
+    } else if (!strcmp(a, "--fold-recursion")) {
+      tp_view_opts.fold_recursion = 1;
+    } else if (!strcmp(a, "--full-names")) {
+      tp_view_opts.full_names = 1;
+    } else if (!strcmp(a, "--raw-names")) {
+      tp_view_opts.raw_names = 1;
+    } else if (is_opt(a, "--width")) {
+      if (!(v = option_value(argc, argv, &i))) goto bad;
+      char *end;
+      errno = 0;
+      long w = strtol(v, &end, 10);
+      if (errno || *end || w < 60 || w > 10000) {
+        fprintf(stderr, "tomp-prof report: --width '%s' is not a width in 60..10000\n", v);
+        goto bad;
+      }
+      tp_view_opts.width = (int)w;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "tomp-prof report: unknown option '%s'\n", a);
       goto bad;

@@ -81,7 +81,9 @@ static uint32_t cut(rep_file_t *f, const tp_frame_t *fr, uint32_t n, int exact0,
       *in_rt = 1;
       break;
     }
-    out[k++] = rep_sym_loc(f->sym, addr);
+    const uint32_t *chain;
+    uint32_t nc = rep_sym_chain(f->sym, addr, &chain);
+    for (uint32_t ci = 0; ci < nc && k < max; ci++) out[k++] = chain[ci];
   }
   return k;
 }
@@ -91,11 +93,71 @@ static int ctx_cmp(const void *key, const void *elem) {
   return id < e ? -1 : id > e;
 }
 
+static rep_ctx_t *find_ctx(rep_file_t *f, uint64_t id) {
+  return f->nctx ? bsearch(&id, f->ctx, f->nctx, sizeof *f->ctx, ctx_cmp) : NULL;
+}
+
+/* The compilers' names of outlined construct bodies: gcc `fn._omp_fn.N`, clang
+ * `.omp_outlined.`, `.omp_outlined..N`, `.omp_task_entry.` (which calls the task's
+ * `.omp_outlined.`). */
+static int outlined_name(const char *fn) {
+  return strstr(fn, "._omp_fn.") || !strncmp(fn, ".omp_outlined.", 14) ||
+         !strncmp(fn, ".omp_task_entry.", 16);
+}
+
+/* The location naming a construct's body: `omp parallel @ file.c:LINE` (or `omp task`), the
+ * line of the construct's runtime call in its creator (the context's codeptr_ra). */
+static uint32_t body_loc(rep_file_t *f, rep_model_t *m, rep_ctx_t *c) {
+  if (c->body) return c->body - 1;
+  const char *kind = c->rec->kind == TP_CTX_TASK ? "omp task" : "omp parallel";
+  const tp_profile_t *p = rep_profile(m);
+  char name[512];
+  const tp_loc_t *site = NULL;
+  if (c->rec->codeptr_ra && rep_sym_class(f->sym, c->rec->codeptr_ra - 1) == REP_CL_USER)
+    site = &p->locs[rep_sym_loc(f->sym, c->rec->codeptr_ra - 1)];
+  if (site && site->file) {
+    const char *b = strrchr(site->file, '/');
+    snprintf(name, sizeof name, "%s @ %s:%u", kind, b ? b + 1 : site->file, site->line);
+  } else if (site) {
+    snprintf(name, sizeof name, "%s @ %s", kind, site->func);
+  } else {
+    snprintf(name, sizeof name, "%s", kind);
+  }
+  uint32_t loc = site ? rep_loc(m, name, site->file, site->line, TP_LOC_USER, site->module, site->addr)
+                      : rep_loc(m, name, NULL, 0, TP_LOC_USER, NULL, 0);
+  c->body = loc + 1;
+  return loc;
+}
+
+const char *rep_ctx_construct(rep_file_t *f, rep_model_t *m, uint64_t id) {
+  rep_ctx_t *c = id ? find_ctx(f, id) : NULL;
+  return c ? rep_profile(m)->locs[body_loc(f, m, c)].func : NULL;
+}
+
+/* out[from..d) are a task's own frames, root first: the first is the outlined body of the
+ * construct that created the task (context `id`).  Names it by its construct and line
+ * instead of the compiler's name, and drops the compiler's further wrappers right below it
+ * (clang's task entry calls the task's outlined function).  Returns the new depth. */
+static uint32_t name_body(rep_file_t *f, rep_model_t *m, uint64_t id, uint32_t *out, uint32_t from,
+                          uint32_t d) {
+  if (!id || from >= d || tp_view_opts.raw_names) return d;
+  const tp_profile_t *p = rep_profile(m);
+  if (!outlined_name(p->locs[out[from]].func)) return d;
+  rep_ctx_t *c = find_ctx(f, id);
+  if (!c) return d;
+  out[from] = body_loc(f, m, c);
+  p = rep_profile(m); /* rep_loc may have grown the locations */
+  uint32_t k = from + 1;
+  while (k < d && outlined_name(p->locs[out[k]].func)) k++;
+  memmove(out + from + 1, out + k, (d - k) * sizeof *out);
+  return d - (k - from - 1);
+}
+
 const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32_t *depth) {
   static uint32_t lost;
   *depth = 0;
   if (!id) return NULL;
-  rep_ctx_t *c = f->nctx ? bsearch(&id, f->ctx, f->nctx, sizeof *f->ctx, ctx_cmp) : NULL;
+  rep_ctx_t *c = find_ctx(f, id);
   if (!c) {
     /* its record was not written (the program was killed): say so instead of guessing */
     lost = rep_omp_loc(m, "[unknown context]");
@@ -116,6 +178,7 @@ const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32
   int in_rt;
   uint32_t k = cut(f, c->rec->frames, c->rec->nframes, 0, c->rec->exit_frame, c->rec->enter_frame,
                    c->rec->frame_flags, buf + pd, REP_MAX_DEPTH / 2 - pd, &in_rt);
+  k = name_body(f, m, c->rec->parent, buf, pd, pd + k) - pd;
   uint32_t *locs = rep_arena(m, (pd + k) * sizeof *locs + 1);
   memcpy(locs, buf, (pd + k) * sizeof *locs);
   free(buf);
@@ -192,10 +255,12 @@ uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, i
     return 1;
   }
   uint32_t d = splice(f, m, s->context, out);
+  uint32_t from = d;
   int in_rt;
   d += cut_task(f, s->context, s->frames, s->nframes, (s->flags & TP_SAMPLE_LEAF_EXACT) != 0,
                 s->exit_frame, s->enter_frame, s->frame_flags, out + d, REP_MAX_DEPTH - 1 - d,
                 &in_rt);
+  d = name_body(f, m, s->context, out, from, d);
   const char *leaf = cls == REP_RTWAIT ? "omp runtime wait" : rep_wait_name(s->state);
   if (!leaf && in_rt) leaf = "omp runtime";
   if (leaf) out[d++] = rep_omp_loc(m, leaf);
@@ -232,6 +297,7 @@ uint32_t rep_blame_stack(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uin
   d += cut_task(f, b->context, b->frames, b->nframes, 0, b->exit_frame, b->enter_frame,
                 b->frame_flags, out + d, REP_MAX_DEPTH - 1 - d, &in_rt);
   d = put_back_acquirer(f, m, b, out, from, d);
+  d = name_body(f, m, b->context, out, from, d);
   if (!d) out[d++] = rep_omp_loc(m, "[unknown]");
   return d;
 }

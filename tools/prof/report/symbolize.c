@@ -8,6 +8,7 @@
  * The same maps tell which addresses belong to the OpenMP runtime, to the tool and to the
  * system libraries: stacks.c cuts on those classes when the OMPT frames do not decide. */
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <inttypes.h>
@@ -28,6 +29,9 @@ typedef struct cache_ent {
   uint32_t loc;
   int cls;
   int used;
+  int chained;           /* chain resolved */
+  uint32_t nchain;       /* inline chain: the symbol's function then the inlined ones */
+  const uint32_t *chain; /* root first; NULL when nothing is inlined there */
 } cache_ent_t;
 
 struct rep_sym {
@@ -166,29 +170,37 @@ void rep_sym_free(rep_sym_t *s) {
   free(s);
 }
 
-/* dwfl_module_getsrc finds the compilation unit through .debug_aranges, which clang does not
- * emit; elfutils 0.188 then fails.  Scan the units' address ranges instead. */
-static const char *src_by_cu_scan(Dwfl_Module *mod, uint64_t addr, int *line) {
-  Dwarf_Addr bias = 0;
-  Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
-  if (!dw) return NULL;
+/* The compilation unit holding addr.  dwfl_module_addrdie finds it through .debug_aranges,
+ * which clang does not emit (elfutils 0.188 then fails): scan the units' address ranges. */
+static bool cu_of(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu, Dwarf_Addr *bias) {
+  Dwarf_Die *d = dwfl_module_addrdie(mod, addr, bias);
+  if (d) {
+    *cu = *d;
+    return true;
+  }
+  Dwarf *dw = dwfl_module_getdwarf(mod, bias);
+  if (!dw) return false;
   Dwarf_Off off = 0, next;
   size_t hsize;
   while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-    Dwarf_Die cu;
-    if (dwarf_offdie(dw, off + hsize, &cu)) {
+    if (dwarf_offdie(dw, off + hsize, cu)) {
       Dwarf_Addr base, lo, hi;
       ptrdiff_t o = 0;
-      while ((o = dwarf_ranges(&cu, o, &base, &lo, &hi)) > 0) {
-        if (addr - bias < lo || addr - bias >= hi) continue;
-        Dwarf_Line *l = dwarf_getsrc_die(&cu, addr - bias);
-        if (!l || dwarf_lineno(l, line) != 0) return NULL;
-        return dwarf_linesrc(l, NULL, NULL);
-      }
+      while ((o = dwarf_ranges(cu, o, &base, &lo, &hi)) > 0)
+        if (addr - *bias >= lo && addr - *bias < hi) return true;
     }
     off = next;
   }
-  return NULL;
+  return false;
+}
+
+static const char *src_by_cu_scan(Dwfl_Module *mod, uint64_t addr, int *line) {
+  Dwarf_Die cu;
+  Dwarf_Addr bias = 0;
+  if (!cu_of(mod, addr, &cu, &bias)) return NULL;
+  Dwarf_Line *l = dwarf_getsrc_die(&cu, addr - bias);
+  if (!l || dwarf_lineno(l, line) != 0) return NULL;
+  return dwarf_linesrc(l, NULL, NULL);
 }
 
 static void resolve(rep_sym_t *s, uint64_t addr, cache_ent_t *e) {
@@ -251,4 +263,127 @@ static cache_ent_t *lookup(rep_sym_t *s, uint64_t addr) {
 }
 
 uint32_t rep_sym_loc(rep_sym_t *s, uint64_t addr) { return lookup(s, addr)->loc; }
+
+/* The name of an inlined subroutine (from its abstract origin): the linkage name demangled,
+ * else DW_AT_name. */
+static char *inline_name(Dwarf_Die *die) {
+  Dwarf_Attribute at;
+  const char *ln = NULL;
+  if (dwarf_attr_integrate(die, DW_AT_linkage_name, &at) ||
+      dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at))
+    ln = dwarf_formstring(&at);
+  char *dm = ln ? demangle(ln) : NULL;
+  if (dm) return dm;
+  const char *n = ln ? ln : dwarf_diename(die);
+  return n ? strdup(n) : NULL;
+}
+
+static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die) {
+  Dwarf_Attribute at;
+  Dwarf_Word idx;
+  Dwarf_Files *files;
+  size_t nfiles;
+  if (!dwarf_attr(die, DW_AT_call_file, &at) || dwarf_formudata(&at, &idx) != 0) return NULL;
+  if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || idx >= nfiles) return NULL;
+  return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+static uint32_t call_line(Dwarf_Die *die) {
+  Dwarf_Attribute at;
+  Dwarf_Word v;
+  return dwarf_attr(die, DW_AT_call_line, &at) && dwarf_formudata(&at, &v) == 0 ? (uint32_t)v : 0;
+}
+
+/* The subprogram DIE under `die` whose code holds pc, searched through the whole tree: gcc
+ * nests an outlined construct body (fn._omp_fn.N) inside its parent function's DIE, whose
+ * address range does not hold it, so dwarf_getscopes (which prunes by ranges) misses it. */
+static bool find_subprogram(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *found, int depth) {
+  Dwarf_Die c;
+  if (depth > 16 || dwarf_child(die, &c) != 0) return false;
+  do {
+    int tag = dwarf_tag(&c);
+    if (tag == DW_TAG_subprogram && dwarf_haspc(&c, pc) == 1) {
+      *found = c;
+      return true;
+    }
+    if ((tag == DW_TAG_subprogram || tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+         tag == DW_TAG_structure_type || tag == DW_TAG_lexical_block) &&
+        find_subprogram(&c, pc, found, depth + 1))
+      return true;
+  } while (dwarf_siblingof(&c, &c) == 0);
+  return false;
+}
+
+/* The inlined calls around pc inside subprogram `sub`, outermost first (at most max). */
+static uint32_t inlined_at(Dwarf_Die *sub, Dwarf_Addr pc, Dwarf_Die *ins, uint32_t max) {
+  uint32_t n = 0;
+  Dwarf_Die cur = *sub, c;
+  for (int depth = 0; depth < 64 && n < max && dwarf_child(&cur, &c) == 0; depth++) {
+    bool down = false;
+    do {
+      int tag = dwarf_tag(&c);
+      if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) &&
+          dwarf_haspc(&c, pc) == 1) {
+        if (tag == DW_TAG_inlined_subroutine) ins[n++] = c;
+        cur = c;
+        down = true;
+        break;
+      }
+    } while (dwarf_siblingof(&c, &c) == 0);
+    if (!down) break;
+  }
+  return n;
+}
+
+/* Inline chain of a user address: each DW_TAG_inlined_subroutine around it names an inlined
+ * function and the line (DW_AT_call_file/line) of its call in its caller.  So, root first:
+ * the symbol's function at the line of the outermost inlined call, ..., the innermost
+ * inlined function at addr's own line. */
+#define MAX_INLINE 32
+static void resolve_chain(rep_sym_t *s, cache_ent_t *e) {
+  e->chained = 1;
+  if (e->cls != REP_CL_USER || !s->dwfl) return;
+  Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, e->addr);
+  Dwarf_Die cu, sub;
+  Dwarf_Addr bias = 0;
+  if (!mod || !cu_of(mod, e->addr, &cu, &bias)) return;
+  Dwarf_Addr pc = e->addr - bias;
+  Dwarf_Die ins[MAX_INLINE];
+  if (!find_subprogram(&cu, pc, &sub, 0)) return;
+  uint32_t ni = inlined_at(&sub, pc, ins, MAX_INLINE);
+  if (!ni) return;
+  const tp_profile_t *p = rep_profile(s->m);
+  const tp_loc_t base = p->locs[e->loc]; /* the symbol: function, module, addr's file:line */
+  uint32_t *chain = rep_arena(s->m, (ni + 1) * sizeof *chain);
+  /* root: the symbol's function, at the call of the outermost inlined function */
+  const char *cf = call_file(&cu, &ins[0]);
+  chain[0] = rep_loc(s->m, base.func, cf ? cf : base.file, call_line(&ins[0]), TP_LOC_USER,
+                     base.module, base.addr);
+  for (uint32_t k = 0; k < ni; k++) {
+    char *name = inline_name(&ins[k]);
+    const char *file = base.file;
+    uint32_t line = base.line;
+    if (k + 1 < ni) { /* not the innermost: at the call of the next one */
+      const char *nf = call_file(&cu, &ins[k + 1]);
+      if (nf) file = nf;
+      line = call_line(&ins[k + 1]);
+    }
+    chain[k + 1] = rep_loc(s->m, name ? name : "[inlined]", file, line, TP_LOC_USER, base.module,
+                           base.addr);
+    free(name);
+  }
+  e->chain = chain;
+  e->nchain = ni + 1;
+}
+
+uint32_t rep_sym_chain(rep_sym_t *s, uint64_t addr, const uint32_t **chain) {
+  cache_ent_t *e = lookup(s, addr);
+  if (!e->chained) resolve_chain(s, e);
+  if (!e->chain) {
+    *chain = &e->loc;
+    return 1;
+  }
+  *chain = e->chain;
+  return e->nchain;
+}
 int rep_sym_class(rep_sym_t *s, uint64_t addr) { return lookup(s, addr)->cls; }

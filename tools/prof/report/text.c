@@ -1,4 +1,5 @@
-/* The text view: everything a terminal reader needs, 100 columns wide.
+/* The text view: everything a terminal reader needs, 100 columns wide (--width; names are
+ * shortened to fit unless --full-names).
  *   header        program, runtime, threads, samples (lost), duration, totals
  *   call tree     top-down, user-model stacks of all threads merged by function name;
  *                 columns time, % (of the chosen metric's total), work, wait, cpu, blame; nodes
@@ -13,7 +14,7 @@
 
 #include "profile.h"
 
-#define WIDTH 100
+#define WIDTH (tp_view_opts.width >= 60 ? tp_view_opts.width : 100) /* --width */
 
 typedef struct node {
   const tp_loc_t *loc;
@@ -70,11 +71,11 @@ static double pct(double v, double total) { return total > 0 ? 100.0 * v / total
 
 static void print_name(FILE *out, const char *name, const tp_loc_t *loc, int room) {
   char buf[512];
-  if (loc && loc->file && loc->kind == TP_LOC_USER)
+  if (loc && loc->file && loc->kind == TP_LOC_USER && !strstr(name, " @ ")) /* not a construct */
     snprintf(buf, sizeof buf, "%s  [%s]", name, base_name(loc->file));
   else
     snprintf(buf, sizeof buf, "%s", name);
-  if ((int)strlen(buf) > room && room > 3) {
+  if ((int)strlen(buf) > room && room > 3 && !tp_view_opts.full_names) {
     snprintf(buf, sizeof buf, "%.*s...", room - 3, name);
   }
   fprintf(out, "%s\n", buf);
@@ -101,7 +102,7 @@ static void print_tree(FILE *out, node_t *n, int depth, double total, double cut
     int ind = depth < 24 ? depth : 24;
     if (depth >= 24) fprintf(out, "%*s+%d ", ind * 2 - 4, "", depth);
     else fprintf(out, "%*s", ind * 2, "");
-    print_name(out, c->loc->func, c->loc, WIDTH - 52 - ind * 2);
+    print_name(out, c->loc->func, c->loc, WIDTH - 54 - ind * 2);
     print_tree(out, c, depth + 1, total, cut);
   }
   (void)hidden;
