@@ -29,6 +29,27 @@ kill
 G
 check live.log live
 
+# attached to the hung process (gdb -p): the library list read from memory
+OMP_DEBUG=enabled LD_LIBRARY_PATH="$B/lib" "$P" ready "$W/ready" >ready.log 2>&1 &
+pid=$!
+trap 'kill -KILL $pid 2>/dev/null' EXIT
+i=0
+while [ ! -e "$W/ready" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -e "$W/ready" ]; then
+  LD_LIBRARY_PATH="$B/lib" timeout -k 5 120 gdb "${GDB_INIT[@]}" -p "$pid" \
+    -ex "ompd info" -ex "ompd threads" -ex "ompd-test-bt-all" -ex detach >attach.log 2>&1
+  echo "== attach.log"; cat attach.log
+  if grep -q "ptrace: Operation not permitted" attach.log; then
+    echo "note: gdb may not attach here (ptrace_scope $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null)); attach not checked"
+  else
+    check attach.log attached
+    expect attach.log "^ompd_dll_locations: libtompd.so, " "attached: the library list read from memory"
+  fi
+else
+  bad "the program did not reach its deadlock in 120 s (ready.log: $(cat ready.log))"
+fi
+kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+
 ulimit -c unlimited 2>/dev/null
 # kernel cores of the aborted process, with OMP_DEBUG=enabled and without (no task frames:
 # ompd bt leaves out the runtime's frames by library and finds where the region was created
