@@ -11,6 +11,8 @@
  *                       lock, and the watchdog waits until the kernel shows both blocked in a
  *                       futex wait (/proc/self/task/TID/syscall), which they only leave
  *                       with the lock
+ *   deadlock ready F    the same watchdog creates the file F instead, and the process hangs
+ *                       on (for a debugger to attach)
  */
 #include <omp.h>
 #include <pthread.h>
@@ -47,13 +49,19 @@ static int in_futex_wait(pid_t tid) {
   return ok;
 }
 
+static const char *ready_file; /* "ready" mode: created once both threads wait */
+
 static void *watchdog(void *arg) {
-  int abort_mode = arg != NULL;
+  int wait_mode = arg != NULL;
   for (;;) {
-    if (!abort_mode)
+    if (!wait_mode) {
       raise(SIGTRAP);
-    else if (asking[0] && asking[1] && in_futex_wait(asking[0]) && in_futex_wait(asking[1]))
-      abort();
+    } else if (asking[0] && asking[1] && in_futex_wait(asking[0]) && in_futex_wait(asking[1])) {
+      if (!ready_file) abort();
+      FILE *f = fopen(ready_file, "w");
+      if (f) fclose(f);
+      return NULL;
+    }
     usleep(2000);
   }
   return NULL;
@@ -63,9 +71,10 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   omp_init_lock(&lock_a);
   omp_init_lock(&lock_b);
-  if (!strcmp(mode, "trap") || !strcmp(mode, "abort")) {
+  if (!strcmp(mode, "ready") && argc > 2) ready_file = argv[2];
+  if (!strcmp(mode, "trap") || !strcmp(mode, "abort") || ready_file) {
     pthread_t w;
-    pthread_create(&w, NULL, watchdog, !strcmp(mode, "abort") ? (void *)1 : NULL);
+    pthread_create(&w, NULL, watchdog, strcmp(mode, "trap") ? (void *)1 : NULL);
   }
 #pragma omp parallel num_threads(2)
   {

@@ -46,8 +46,10 @@ class BtAll(gdb.Command):
 
     def invoke(self, arg, from_tty):
         text = gdb.execute("ompd threads", to_string=True)
-        for row in text.splitlines()[1:]:
-            num = row.lstrip("* ").split()[0]
+        for row in text.splitlines():
+            num = (row.lstrip("* ").split() or [""])[0]
+            if not num.isdigit():
+                continue  # the header, a message
             gdb.write("== ompd bt of gdb thread %s\n" % num)
             gdb.execute("thread %s" % num, to_string=True)
             gdb.execute("ompd bt")

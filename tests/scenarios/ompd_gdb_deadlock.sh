@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # docs/ompd.md's walk-through, run: two threads that take two locks in opposite orders
 # (tests/ompd/deadlock.c) hang; gdb with tomp's OMPD library shows why, live and from the
-# core the kernel writes when the hung process is aborted:
+# core the kernel writes when the hung process is aborted (run with OMP_DEBUG=enabled, and
+# without: then the runtime records no task frames):
 #   ompd threads: both threads in wait_lock, one on lock_a, the other on lock_b
 #   ompd bt (each): move() with its arguments (which lock it holds, which it wants), the
 #   outlined body, and main below (for the worker: continued on the thread that created
@@ -28,16 +29,47 @@ kill
 G
 check live.log live
 
+# attached to the hung process (gdb -p): the library list read from memory
+OMP_DEBUG=enabled LD_LIBRARY_PATH="$B/lib" "$P" ready "$W/ready" >ready.log 2>&1 &
+pid=$!
+trap 'kill -KILL $pid 2>/dev/null' EXIT
+i=0
+while [ ! -e "$W/ready" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -e "$W/ready" ]; then
+  LD_LIBRARY_PATH="$B/lib" timeout -k 5 120 gdb "${GDB_INIT[@]}" -p "$pid" \
+    -ex "ompd info" -ex "ompd threads" -ex "ompd-test-bt-all" -ex detach >attach.log 2>&1
+  echo "== attach.log"; cat attach.log
+  if grep -q "ptrace: Operation not permitted" attach.log; then
+    echo "note: gdb may not attach here (ptrace_scope $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null)); attach not checked"
+  else
+    check attach.log attached
+    expect attach.log "^ompd_dll_locations: libtompd.so, " "attached: the library list read from memory"
+  fi
+else
+  bad "the program did not reach its deadlock in 120 s (ready.log: $(cat ready.log))"
+fi
+kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+
 ulimit -c unlimited 2>/dev/null
-OMP_DEBUG=enabled LD_LIBRARY_PATH="$B/lib" timeout -k 5 120 "$P" abort >run.log 2>&1
-echo "deadlock abort: exit $?"
-core=$(kernel_core "$W")
-if [ -n "$core" ]; then
+# kernel cores of the aborted process, with OMP_DEBUG=enabled and without (no task frames:
+# ompd bt leaves out the runtime's frames by library and finds where the region was created
+# by its outlined body on the primary thread's stack)
+for debug in enabled unset; do
+  mkdir -p "$W/$debug"; cd "$W/$debug" || exit 1
+  if [ $debug = enabled ]; then
+    OMP_DEBUG=enabled LD_LIBRARY_PATH="$B/lib" timeout -k 5 120 "$P" abort >run.log 2>&1
+  else
+    LD_LIBRARY_PATH="$B/lib" timeout -k 5 120 "$P" abort >run.log 2>&1
+  fi
+  echo "deadlock abort (OMP_DEBUG $debug): exit $?"
+  core=$(kernel_core "$W/$debug")
+  [ -n "$core" ] || continue
   gdb_core kcore.log "$P" "$core" <<'G'
 ompd threads
 ompd-test-bt-all
 G
-  check kcore.log "kernel core"
+  check kcore.log "kernel core, OMP_DEBUG $debug"
   grep -Eq '^\* ' kcore.log && bad "kernel core: the selected thread (the watchdog that aborted) is no OpenMP thread"
-fi
+  [ $debug = unset ] && expect kcore.log "no task frames .*runtime frames left out by library" "kernel core, OMP_DEBUG unset: bt says how it works"
+done
 finish

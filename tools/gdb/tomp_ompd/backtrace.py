@@ -16,6 +16,7 @@ records them while a tool or debugger listens: OMP_DEBUG=enabled) the runtime's 
 recognised by the library they are in instead.
 """
 
+import ctypes
 import os
 
 import gdb
@@ -265,12 +266,57 @@ class Backtrace:
 
     def fallback(self, ot, chain):
         frames = read_frames(ot.gdb)
-        why = "no OpenMP task on this thread" if not chain else \
-            "the runtime recorded no task frames (run with OMP_DEBUG=enabled)"
-        self.note("%s: runtime frames left out by library, no continuation" % why)
-        for r in frames[runtime_top(frames):]:
+        if not chain:
+            self.note("no OpenMP task on this thread: runtime frames left out by library")
+            for r in frames[runtime_top(frames):]:
+                if not r.runtime:
+                    self.emit(r)
+            return
+        self.note("the runtime recorded no task frames (it does with OMP_DEBUG=enabled): "
+                  "runtime frames left out by library")
+        self.fallback_walk(ot, frames, runtime_top(frames), chain[-1], 0)
+
+    def fallback_walk(self, ot, frames, k, last, depth):
+        """Without task frames: ot's frames from k on, less the runtime's; when the thread
+        began in the runtime (a worker), go on where last's region was created: on the
+        region's primary thread, below the frame of the region's outlined body, the one
+        the runtime called."""
+        end = len(frames)
+        while end > k and (frames[end - 1].runtime or frames[end - 1].system):
+            end -= 1
+        for r in frames[k:end]:
             if not r.runtime:
                 self.emit(r)
+        if end == len(frames) or depth > 16:
+            return  # the stack ends in the program's own frames (main)
+        region = self.view.task_region(last)
+        gen = self.view.generating_task(last)
+        body = symbolize(self.view.task_function(last) or 0)
+        if region is None or gen is None or not body:
+            return
+        h = ctypes.c_void_p()
+        if self.view.plugin.try_call("ompd_get_thread_in_parallel", ctypes.c_void_p(
+                region.handle), ctypes.c_int(0), ctypes.byref(h)) != api.RC_OK or not h.value:
+            return
+        master = self.view.gdb_thread_of(h.value)
+        self.view.plugin.try_call("ompd_rel_thread_handle", ctypes.c_void_p(h.value))
+        if master is None or master is ot:
+            return
+        mframes = read_frames(master.gdb)
+        for i in range(len(mframes) - 1):
+            if mframes[i].name == body and mframes[i + 1].runtime:
+                break
+        else:
+            return
+        j = i + 1
+        while j < len(mframes) and mframes[j].runtime:
+            j += 1
+        self.note("parallel region #%d was created on gdb thread %d, in:" % (region.num,
+                                                                           master.gdb.num))
+        entry = called_from(mframes[j]) if j < len(mframes) else None
+        if entry:
+            self.note("OpenMP runtime: %s" % entry)
+        self.fallback_walk(master, mframes, j, gen, depth + 1)
 
     def walk(self, ot, chain, depth):
         frames = read_frames(ot.gdb)
