@@ -11,6 +11,7 @@
 tomp_global_t tomp_g;
 unsigned long tomp_spin_count = 1ul << 16;
 unsigned long tomp_spin_count_oversub = 256;
+bool tomp_spin_oversub_scaled = true;
 unsigned tomp_nthreads_live = 1;
 unsigned tomp_num_procs = 1;
 
