@@ -1,7 +1,9 @@
 # tomp: an OpenMP runtime built to be seen into by tools.
 #   make                 build/libtomp.so and build/lib/libgomp.so.1 (-> libtomp.so)
 #   make SAN=tsan        build-tsan/ with ThreadSanitizer; SAN=asan: ASan+UBSan
-#   make prof            build/tomp-prof and build/libtomp-prof.so (part of the release `all`)
+#   make prof            build/tomp-prof and build/libtomp-prof.so (part of the release `all`,
+#                        which says what to install when libdw's headers are missing)
+#   make ompd            build/libtompd.so, the OMPD library debuggers load (release `all`)
 #   make NO_OMPT=1       build-noompt/ without tool support (bench/ompt-cost.sh compares)
 #   make test            run the test suite against build/ (and validate tests on libgomp)
 #   make install PREFIX=/usr/local
@@ -46,13 +48,14 @@ ALLCFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPTFLAGS) -fPIC -fvisib
 # layers it may depend on and no others, so an include across the layering fails to compile:
 #   front-ends (src/gomp, src/kmp) -> src/api -> src/core (with its event layer) <- observers
 #   (src/ompt, src/collector).  tools/layers.sh checks the objects' symbols before the link.
-LAYERS := core api gomp kmp ompt collector
+LAYERS := core api gomp kmp ompt collector ompd
 INC_core := -Iinclude -Isrc/core
 INC_api := $(INC_core) -Isrc/api
 INC_gomp := $(INC_api) -Isrc/gomp
 INC_kmp := $(INC_api) -Isrc/kmp
 INC_ompt := $(INC_core) -Isrc/ompt
 INC_collector := $(INC_core) -Isrc/collector
+INC_ompd := $(INC_core) -Isrc/ompd
 INCS := -Iinclude
 $(foreach l,$(LAYERS),$(eval $(B)/obj/src/$(l)/%.o: INCS := $$(INC_$(l))))
 # One library serves both ABIs: GCC's version nodes (libgomp.map) and LLVM's `VERSION` node
@@ -67,9 +70,11 @@ OBJS := $(SRCS:%.c=$(B)/obj/%.o)
 
 all: $(B)/libtomp.so $(B)/lib/libgomp.so.1
 ifeq ($(SAN),)
-all: prof
+all: prof-if-possible ompd
 endif
 include tools/prof/prof.mk
+include tools/ompd/ompd.mk
+include tools/gdb/gdb.mk
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -97,9 +102,12 @@ $(B)/lib/libgomp.so.1: $(B)/libtomp.so
 test: all
 	tests/run.sh $(B)
 
-install: all
+install: all install-gdb
 	install -d $(DESTDIR)$(PREFIX)/lib/tomp $(DESTDIR)$(PREFIX)/include/tomp $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(B)/libtomp.so $(DESTDIR)$(PREFIX)/lib/libtomp.so
+ifeq ($(SAN),)
+	install -m 755 $(B)/libtompd.so $(DESTDIR)$(PREFIX)/lib/libtompd.so
+endif
 	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libgomp.so.1
 	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libgomp.so
 	ln -sf ../libtomp.so $(DESTDIR)$(PREFIX)/lib/tomp/libomp.so.5

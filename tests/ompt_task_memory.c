@@ -18,19 +18,13 @@
 static ompt_get_task_memory_t get_task_memory;
 static int inited, checked;
 
-static int initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t *data) {
+static int tool_initialize(ompt_function_lookup_t lookup, int dev, ompt_data_t *data) {
   (void)dev, (void)data;
   get_task_memory = (ompt_get_task_memory_t)lookup("ompt_get_task_memory");
   inited = 1;
   return 1;
 }
-static void finalize(ompt_data_t *data) { (void)data; }
-ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rv);
-ompt_start_tool_result_t *ompt_start_tool(unsigned v, const char *rv) {
-  (void)v, (void)rv;
-  static ompt_start_tool_result_t r = {initialize, finalize, {0}};
-  return &r;
-}
+#include "ompt_tool.h"
 
 /* The current task's memory block 0 holds the n bytes at p (the value of a firstprivate
  * variable: gcc's task body may work on a local copy, so look for the value, not the address) */

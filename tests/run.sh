@@ -8,6 +8,9 @@
 #    (LD_LIBRARY_PATH on BUILD_DIR/lib, where libgomp.so.1 is tomp, so nothing of the system
 #    libgomp can be loaded) and, to validate the test itself, on the system libgomp.  A test
 #    passes when it exits 0 on tomp and, unless marked, on libgomp too.
+#    The same programs are also built with `clang-14 -fopenmp` (name clang_NAME; LLVM's ABI,
+#    libomp.so.5 is tomp) and validated on LLVM's libomp, as are the clang-only tests of
+#    the LLVM ABI's entry points, tests/kmp/*.c (name kmp_NAME).
 #  - tests/ompt/NAME.c with a sibling NAME.check: OMPT tests (name ompt_NAME), run under the
 #    ompt-print tool and checked with FileCheck by tests/ompt/run-test.sh, as the ompt-*
 #    directives of their leading comment say.
@@ -26,6 +29,9 @@
 #   test-no-libgomp: reason     do not run on libgomp (reason is printed)
 #   test-libgomp-fails: reason  libgomp is known to fail it: its failure is reported, not counted
 #   test-skip-tsan: reason      not run on the TSan build (a known open problem: say which)
+#   test-gcc-only: reason       no clang copy (the test uses GCC-only things: say which)
+#   test-no-libomp: reason      the clang copy is not run on LLVM's libomp
+#   test-libomp-fails: reason   libomp is known to fail the clang copy (reported, not counted)
 # TEST_LIBGOMP=0 skips the validation runs on libgomp (make check does so for the sanitizer
 # builds: their test binaries are the same as the release build's).
 set -u
@@ -61,21 +67,34 @@ run_one() { # name lib-dir env... -- cmd
   fi
 }
 
-for src in tests/*.c; do
+# Build src with the compiler of abi (gcc: `gcc -fopenmp`, binding libgomp.so.1; clang:
+# `clang-14 -fopenmp`, binding libomp.so.5: clang's own omp.h, tomp's include/ only for the
+# headers clang lacks), run it on tomp, then validate it on that ABI's own runtime.
+run_c_test() { # abi src
+  local abi=$1 src=$2 name cc hdr rt nolib libfails
   name=$(basename "$src" .c)
-  [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && continue
+  if [ "$abi" = clang ]; then
+    local why; why=$(directive test-gcc-only "$src")
+    [ -n "$why" ] && return
+    case $src in tests/kmp/*) name=kmp_$name ;; *) name=clang_$name ;; esac
+    cc=$CLANG; hdr="-idirafter include"; rt=libomp
+    nolib=$(directive test-no-libomp "$src"); libfails=$(directive test-libomp-fails "$src")
+  else
+    cc=gcc; hdr=-Iinclude; rt=libgomp
+    nolib=$(directive test-no-libgomp "$src"); libfails=$(directive test-libgomp-fails "$src")
+  fi
+  [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && return
   envs=$(directive test-env "$src")
   cflags=$(directive test-cflags "$src")
   timeout=$(directive test-timeout "$src"); timeout=${timeout:-$TIMEOUT_DEFAULT}
-  nolib=$(directive test-no-libgomp "$src")
-  libfails=$(directive test-libgomp-fails "$src")
   exe=$OUT/$name
   skiptsan=$(directive test-skip-tsan "$src")
   if [ -n "$skiptsan" ] && [[ "$B" == *build-tsan ]]; then
-    echo "SKIP $name (TSan build: $skiptsan)"; continue
+    echo "SKIP $name (TSan build: $skiptsan)"; return
   fi
-  if ! gcc -fopenmp -O2 -g -Wall -Iinclude $cflags "$src" -o "$exe" -lm 2>"$OUT/$name.build.log"; then
-    echo "FAIL $name (build: $(head -c 300 "$OUT/$name.build.log"))"; fail=$((fail+1)); failed+=("$name"); continue
+  # shellcheck disable=SC2086
+  if ! $cc -fopenmp -O2 -g -Wall $hdr $cflags "$src" -o "$exe" -lm 2>"$OUT/$name.build.log"; then
+    echo "FAIL $name (build: $(head -c 300 "$OUT/$name.build.log"))"; fail=$((fail+1)); failed+=("$name"); return
   fi
   repeat=$(directive test-repeat "$src"); repeat=${repeat:-1}
   for ((i = 1; i <= repeat; i++)); do
@@ -86,18 +105,28 @@ for src in tests/*.c; do
   if [ "$VALIDATE" = 0 ]; then
     :
   elif [ -z "$nolib" ]; then
-    run_one "$timeout" "" "$envs" "$exe" >"$OUT/$name.libgomp.log" 2>&1; lrc=$?
+    run_one "$timeout" "" "$envs" "$exe" >"$OUT/$name.$rt.log" 2>&1; lrc=$?
     if [ $lrc -ne 0 ]; then
-      if [ -n "$libfails" ]; then note=" (libgomp fails it as expected: $libfails)";
-      else echo "FAIL $name (test invalid: libgomp exits $lrc; see $OUT/$name.libgomp.log)"; fail=$((fail+1)); failed+=("$name"); continue; fi
-    elif [ -n "$libfails" ]; then note=" (note: libgomp now passes it)"; fi
+      if [ -n "$libfails" ]; then note=" ($rt fails it as expected: $libfails)";
+      else echo "FAIL $name (test invalid: $rt exits $lrc; see $OUT/$name.$rt.log)"; fail=$((fail+1)); failed+=("$name"); return; fi
+    elif [ -n "$libfails" ]; then note=" (note: $rt now passes it)"; fi
   else
-    note=" (not run on libgomp: $nolib)"
+    note=" (not run on $rt: $nolib)"
   fi
   which=; [ "$repeat" -gt 1 ] && which=" on run $i of $repeat"
   if [ $rc -eq 0 ]; then echo "PASS $name$note"; pass=$((pass+1));
   else echo "FAIL $name (tomp exit $rc$which; log $OUT/$name.tomp.log)"; tail -5 "$OUT/$name.tomp.log" | sed 's/^/     /'; fail=$((fail+1)); failed+=("$name"); fi
-done
+}
+
+for src in tests/*.c; do run_c_test gcc "$src"; done
+# The clang copies (clang_NAME) and the LLVM-ABI tests of tests/kmp (kmp_NAME, clang only).
+# TEST_CLANG=0 leaves them out; sanitizer builds run only tests/kmp unless TEST_CLANG=1.
+CLANG=${CLANG:-clang-14}
+case "$B" in *build-tsan|*build-asan) CLANG_ALL=${TEST_CLANG:-0} ;; *) CLANG_ALL=${TEST_CLANG:-0} ;; esac  # 0 until the front-end is complete
+if [ "${TEST_CLANG:-1}" != 0 ] && command -v "$CLANG" >/dev/null; then
+  [ "$CLANG_ALL" != 0 ] && for src in tests/*.c; do run_c_test clang "$src"; done
+  for src in tests/kmp/*.c; do [ -e "$src" ] && run_c_test clang "$src"; done
+fi
 
 run_script() { # NAME LOG SCRIPT [ARG]: a script's exit status is the verdict (77: skipped)
   local name=$1 log=$2

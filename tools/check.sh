@@ -15,10 +15,10 @@ LOGDIR=build/check
 # g++: header checks in C++; llvm-14-tools (FileCheck) and libomp-14-dev (LLVM's libomp and
 # omp-tools.h): the OMPT tests and scenarios; util-linux: taskset, setpriv; libdw-dev, zlib1g-dev:
 # tomp-prof; passwd (useradd): scenarios/setuid.sh; clang-14, libclang-rt-14-dev (libFuzzer):
-# scenarios/fuzz.sh.
+# scenarios/fuzz.sh; gdb (with its Python): the OMPD gdb tests.
 DEBS="gcc g++ make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1
       llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev golang-go chromium passwd clang-14
-      libclang-rt-14-dev"
+      libclang-rt-14-dev gdb"
 
 source tools/debs.sh
 # shellcheck disable=SC2086

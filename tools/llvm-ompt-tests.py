@@ -1,113 +1,103 @@
 #!/usr/bin/env python3
-"""A small lit: LLVM's OMPT tests (openmp/runtime/test/ompt), compiled by gcc, on one runtime.
+"""LLVM's OMPT tests (openmp/runtime/test/ompt) under LLVM's own lit configuration, on one runtime.
 
-    llvm-ompt-tests.py TESTROOT RUNTIME OUTDIR [PATTERN]
+    llvm-ompt-tests.py LLVMVER TESTROOT NAME LIBDIR INCDIR OUTDIR [PATTERN]
 
-TESTROOT is openmp/runtime/test of an LLVM source tree; RUNTIME a directory holding a
-libgomp.so.1 (tomp: build/lib) or `libomp` (LLVM's, preloaded into the gcc binaries).  Each
-test's RUN lines are run through bash -o pipefail after lit's substitutions, gcc standing for
-clang (with -rdynamic: the tests define ompt_start_tool in the executable, which gcc does not
-export otherwise); REQUIRES / UNSUPPORTED / XFAIL are evaluated against the features lit would
-give a gcc 12 build on Linux.  Prints one line per test (PASS, FAIL, XFAIL, XPASS, SKIP) and a
-summary; each test's commands and output go to OUTDIR/NAME.log.  Used by
-tools/llvm-ompt-tests.sh."""
+TESTROOT is openmp/runtime/test of an LLVM LLVMVER source tree (14 or 19).  LIBDIR is the
+runtime's library directory as LLVM's build tree lays it out: a libgomp.so there is what gcc's
+-fopenmp links, so the test binaries are linked against the candidate runtime itself
+(libomp's own directory has libgomp.so -> libomp.so; tomp's build/lib has libgomp.so -> tomp).
+INCDIR holds that runtime's omp.h and omp-tools.h.  OUTDIR gets a lit.site.cfg written the way
+LLVM's CMake writes it for a standalone build whose test compiler is gcc
+(openmp/cmake/OpenMPTesting.cmake, DetectTestCompiler, runtime/test/CMakeLists.txt: the values
+below were checked against the file CMake 3.25 generates for LLVM 19 with gcc 12), then LLVM's
+lit (llvm-14's, with psutil, so that --timeout kills a hung test's whole process tree) runs
+the test's own lit.cfg.  REQUIRES / UNSUPPORTED / XFAIL are lit's.
+
+Prints one line per test (lit's result code: PASS FAIL XFAIL XPASS UNSUPPORTED TIMEOUT) and a
+summary; lit's output (each failing test's commands and output) goes to OUTDIR/lit.log.  Used
+by tools/llvm-ompt-tests.sh."""
 import collections
-import glob
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 
-root, runtime, out = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
-pattern = sys.argv[4] if len(sys.argv) > 4 else ''
-features = {'ompt', 'linux', 'multicpu', 'affinity', 'gcc', 'gcc-12', 'gcc-12.2'}
-here = os.path.dirname(os.path.abspath(__file__))
-inc = os.path.join(out, 'include')  # omp-tools.h alone: clang's include directory confuses gcc
-os.makedirs(inc, exist_ok=True)
-shutil.copy('/usr/lib/llvm-14/lib/clang/14.0.6/include/omp-tools.h', inc)
-flags = f'-fopenmp -O0 -rdynamic -include stdlib.h -I {root}/ompt -I {inc}'
-if runtime == 'libomp':
-    run_env = 'env LD_PRELOAD=/usr/lib/llvm-14/lib/libomp.so.5 '
-else:
-    run_env = f'env LD_LIBRARY_PATH={os.path.abspath(runtime)} '
+ver, root, name, libdir, incdir, out = sys.argv[1:7]
+pattern = sys.argv[7] if len(sys.argv) > 7 else ''
+out = os.path.abspath(out)
+LIT = '/usr/lib/llvm-14/build/utils/lit/lit.py'
+TIMEOUT = int(os.environ.get('LIT_TIMEOUT', '120'))
+JOBS = os.environ.get('LIT_JOBS', '2')
+
+gcc = subprocess.run(['gcc', '-dumpfullversion'], capture_output=True, text=True).stdout.strip()
+major, minor = gcc.split('.')[0], '.'.join(gcc.split('.')[:2])
+# set_test_compiler_features(): the compiler id and its versions; LLVM 19 adds the target arch.
+features = ['gcc', f'gcc-{major}', f'gcc-{minor}', f'gcc-{gcc}']
+if int(ver) >= 19:
+    features.append(os.uname().machine)
+values = {
+    'AUTO_GEN_COMMENT': '## Written by tools/llvm-ompt-tests.py as CMake would',
+    'OPENMP_TEST_C_COMPILER': 'gcc',
+    'OPENMP_TEST_CXX_COMPILER': 'g++',
+    'OPENMP_TEST_COMPILER_FEATURES': repr(features),
+    'OPENMP_TEST_COMPILER_HAS_OMP_H': 'True',
+    'OPENMP_FILECHECK_EXECUTABLE': '/usr/lib/llvm-14/bin/FileCheck',
+    'OPENMP_NOT_EXECUTABLE': '/usr/lib/llvm-14/bin/not',
+    # DetectTestCompiler: FindOpenMP's flags for gcc, and no separate thread flag
+    'OPENMP_TEST_OPENMP_FLAGS': '-fopenmp ',
+    'OPENMP_TEST_FLAGS': '',
+    'CMAKE_CURRENT_BINARY_DIR': out,
+    'LIBOMP_LIBRARY_DIR': os.path.abspath(libdir),
+    'CMAKE_SYSTEM_NAME': 'Linux',
+    'LIBOMP_HWLOC_LIBRARY_DIR': '',
+    'LIBOMP_USE_HWLOC': 'False',
+    'LIBOMP_OMPT_SUPPORT': 'True',
+    'LIBOMP_OMPT_OPTIONAL': 'True',
+    'LIBOMP_OMPX_TASKGRAPH': 'False',
+    'LIBOMP_HAVE_LIBM': 'True',
+    'LIBOMP_HAVE_LIBATOMIC': 'True',
+    'OPENMP_STANDALONE_BUILD': 'True',
+    'OPENMP_TEST_COMPILER_HAS_OMIT_FRAME_POINTER_FLAGS': 'True',
+    'LIBOMP_ARCH': 'x86_64' if os.uname().machine == 'x86_64' else os.uname().machine,
+    'LIBOMP_BASE_DIR': os.path.dirname(os.path.abspath(root)),
+}
+template = open(os.path.join(root, 'lit.site.cfg.in')).read()
 
 
-def directives(text):
-    runs, cur, kinds = [], '', collections.defaultdict(list)
-    for line in text.splitlines():
-        m = re.match(r'\s*//\s*RUN:(.*)$', line)
-        if m:
-            part = m.group(1).rstrip()
-            if part.endswith('\\'):
-                cur += part[:-1] + ' '
-            else:
-                runs.append(cur + part)
-                cur = ''
-            continue
-        m = re.match(r'\s*//\s*(REQUIRES|UNSUPPORTED|XFAIL):(.*)$', line)
-        if m:
-            kinds[m.group(1)] += [f.strip() for f in m.group(2).split(',') if f.strip()]
-    return runs, kinds
+def subst(m):
+    key = m.group(1)
+    if key == 'LIBOMP_BINARY_DIR':  # omp_header_directory = LIBOMP_BINARY_DIR/src
+        return '@LIBOMP_BINARY_DIR@'
+    if key not in values:
+        sys.exit(f'llvm-ompt-tests.py: no value for @{key}@ in {root}/lit.site.cfg.in')
+    return values[key]
 
 
-def substitute(cmd, src, exe, tdir):
-    comp = 'g++' if src.endswith('.cpp') else 'gcc'
-    subs = [('%libomp-compile-and-run', '%libomp-compile && %libomp-run'),
-            ('%libomp-cxx-compile-and-run', '%libomp-cxx-compile && %libomp-run'),
-            ('%libomp-c99-compile-and-run', '%libomp-c99-compile && %libomp-run'),
-            ('%libomp-cxx-compile', f'g++ {flags} %s -o %t -lm'),
-            ('%libomp-c99-compile', f'gcc -std=gnu99 {flags} %s -o %t -lm'),
-            ('%libomp-compile', f'{comp} {flags} %s -o %t -lm'),
-            ('%libomp-run', run_env + '%t'),
-            ('%sort-threads', 'sort -n -s'), ('%clangXX', 'g++'), ('%clang', 'gcc'),
-            ('%flags', flags), ('%no-as-needed-flag', '-Wl,--no-as-needed'),
-            ('%preload-tool', 'env LD_PRELOAD=%T/tool.so'), ('%python', 'python3'),
-            (' -lomp', ' -lgomp')]
-    for a, b in subs:
-        cmd = cmd.replace(a, b)
-    cmd = cmd.replace('%s', src).replace('%S', os.path.dirname(src))
-    cmd = cmd.replace('%t', exe).replace('%T', tdir)
-    return re.sub(r'\bFileCheck\b', 'FileCheck-14', cmd)
+site = re.sub(r'@([A-Z_0-9]+)@', subst, template)
+site = site.replace('"@LIBOMP_BINARY_DIR@/src"', repr(os.path.abspath(incdir)))
+if '@' in re.sub(r'#.*', '', site):
+    sys.exit('llvm-ompt-tests.py: lit.site.cfg.in has a substitution this script does not know')
+shutil.rmtree(out, ignore_errors=True)
+os.makedirs(out)
+with open(os.path.join(out, 'lit.site.cfg'), 'w') as f:
+    f.write(site)
 
-
-results = []
-sources = sorted(glob.glob(f'{root}/ompt/**/*.c', recursive=True) +
-                 glob.glob(f'{root}/ompt/**/*.cpp', recursive=True))
-for src in sources:
-    rel = os.path.relpath(src, f'{root}/ompt')
-    if pattern and pattern not in rel:
-        continue
-    runs, kinds = directives(open(src).read())
-    if not runs:
-        continue
-    if any(f not in features for f in kinds['REQUIRES']):
-        results.append((rel, 'SKIP'))
-        continue
-    note = ' (marked UNSUPPORTED for gcc)' if any(f in features for f in kinds['UNSUPPORTED']) else ''
-    xfail = any(f in features or f == '*' for f in kinds['XFAIL'])
-    name = rel.replace('/', '_')
-    tdir = os.path.join(out, name + '.d')
-    shutil.rmtree(tdir, ignore_errors=True)
-    os.makedirs(tdir)
-    ok, log = True, ''
-    for run in runs:
-        cmd = substitute(run, src, os.path.join(tdir, 'exe'), tdir)
-        try:
-            p = subprocess.run(['bash', '-o', 'pipefail', '-c', cmd], capture_output=True,
-                               text=True, timeout=120, cwd=tdir)
-            rc, text = p.returncode, p.stdout[-3000:] + p.stderr[-8000:]
-        except subprocess.TimeoutExpired:
-            rc, text = 124, 'TIMEOUT after 120 s'
-        log += f'$ {cmd}\nrc={rc}\n{text}\n'
-        if rc != 0:
-            ok = False
-            break
-    with open(os.path.join(out, name + '.log'), 'w') as f:
-        f.write(log)
-    status = ('XPASS' if ok else 'XFAIL') if xfail else ('PASS' if ok else 'FAIL')
-    results.append((rel, status + note))
-for rel, status in results:
-    print(f'{status.split()[0]:6s} {rel}{status[len(status.split()[0]):]}')
-count = collections.Counter(s.split()[0] for _, s in results)
-print('summary: ' + ', '.join(f'{count[k]} {k}' for k in ('PASS', 'FAIL', 'XFAIL', 'XPASS', 'SKIP')))
+cmd = ['/usr/bin/python3', LIT, '-v', f'-j{JOBS}', f'--timeout={TIMEOUT}',
+       '-o', os.path.join(out, 'results.json'), os.path.join(out, 'ompt')]
+if pattern:
+    cmd[3:3] = ['--filter', re.escape(pattern)]
+os.makedirs(os.path.join(out, 'ompt'), exist_ok=True)
+with open(os.path.join(out, 'lit.log'), 'w') as log:
+    subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+try:
+    tests = json.load(open(os.path.join(out, 'results.json')))['tests']
+except (OSError, ValueError, KeyError):
+    sys.exit(f'llvm-ompt-tests.py: lit produced no results (see {out}/lit.log)')
+results = sorted((t['name'].split(' :: ', 1)[1].removeprefix('ompt/'), t['code']) for t in tests)
+for rel, code in results:
+    print(f'{code:11s} {rel}')
+count = collections.Counter(code for _, code in results)
+print('summary: ' + ', '.join(f'{n} {k}' for k, n in sorted(count.items())))

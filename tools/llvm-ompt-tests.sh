@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# LLVM 14's own OMPT tests (openmp/runtime/test/ompt, lit + FileCheck) compiled by gcc and
-# run on tomp and, side by side, on LLVM's libomp: the incumbent's tests, on gcc binaries.
+# LLVM's own OMPT tests (openmp/runtime/test/ompt of LLVM 14 and 19) run the way LLVM runs
+# them, by LLVM's lit with LLVM's lit.cfg, compiled by gcc, on tomp and on LLVM's libomp.
 #
 #   tools/llvm-ompt-tests.sh [PATTERN]        e.g. 'tasks/' or 'barrier'
+#   LLVM_VERSIONS=14 tools/llvm-ompt-tests.sh  one LLVM version only (default "14 19")
 #
-# Nothing is committed: the llvm-toolchain-14 source package is fetched once from Debian's
-# archive (tools/debsrc.sh, a private apt list) into $TOMP_LLVM_CACHE (default
-# ${XDG_CACHE_HOME:-~/.cache}/tomp-llvm-ompt-tests) and only openmp/runtime/test and the one
-# header its callback.h includes are unpacked.  Needs gcc, g++, FileCheck-14 (llvm-14-tools)
-# and libomp5-14 (installed when missing and we are root).  tools/llvm-ompt-tests.py is the
-# small lit that runs each test; logs go to $CACHE/run-tomp and $CACHE/run-libomp.
+# Fair to both runtimes: each test binary is linked against the runtime under test (its
+# library directory's libgomp.so, which gcc's -fopenmp links: libomp's directory has
+# libgomp.so -> libomp.so, as LLVM's build tree does for its gcc runs) and compiled with that
+# runtime's own omp.h and omp-tools.h; lit evaluates REQUIRES / UNSUPPORTED / XFAIL with the
+# features CMake gives a gcc build (tools/llvm-ompt-tests.py writes the lit.site.cfg), and
+# kills a test that runs longer than LIT_TIMEOUT seconds (default 120) with its children.
 #
-# Output: one line per test with both results, then the two summaries.  Many of the tests
-# check libomp's own choices where OpenMP 5.2 leaves room or says otherwise (NULL codeptr_ra,
-# 5.0 barrier and loop kinds, lazy start-up ...): docs/testing.md lists why each one that
-# passes on libomp fails on tomp.  Exit status: 0, or 2 on a set-up problem.
+# Nothing is committed: the llvm-toolchain-14 (Debian 12) and llvm-toolchain-19 (Debian 13)
+# source packages are fetched once (tools/debsrc.sh, a private apt list) into $TOMP_LLVM_CACHE
+# (default ${XDG_CACHE_HOME:-~/.cache}/tomp-llvm-ompt-tests)/VERSION and only the parts used are
+# unpacked.  libomp 14 is Debian's (libomp5-14, libomp-14-dev); libomp 19, which Debian 12 does
+# not have, is built from the same source (cmake, clang-14: a few minutes, once).  Needs
+# FileCheck and lit (llvm-14-tools, /usr/lib/llvm-14/build/utils/lit), python3-psutil (lit's
+# --timeout), gcc, g++ and cmake; installed when missing and we are root.
+#
+# Output: per LLVM version one line per test with both results, then the summaries; lit's logs
+# are in $CACHE/VERSION/run-RUNTIME/lit.log.  docs/testing.md explains each difference.
+# Exit status: 0, or 2 on a set-up problem.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 PATTERN=${1:-}
@@ -25,36 +33,69 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; t
 source "$HERE/tools/debsrc.sh"
 
 need=()
-command -v FileCheck-14 >/dev/null || need+=(llvm-14-tools)
+[ -x /usr/lib/llvm-14/bin/FileCheck ] || need+=(llvm-14-tools)
 [ -e /usr/lib/llvm-14/lib/libomp.so.5 ] || need+=(libomp5-14)
 [ -e /usr/lib/llvm-14/lib/clang/14.0.6/include/omp-tools.h ] || need+=(libomp-14-dev)
+/usr/bin/python3 -c 'import psutil' 2>/dev/null || need+=(python3-psutil)
 command -v g++ >/dev/null || need+=(g++)
+command -v cmake >/dev/null || need+=(cmake)
+command -v clang++-14 >/dev/null || need+=(clang-14)
 if [ ${#need[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "${need[@]}" >/dev/null 2>&1 ||
     die "missing ${need[*]} and cannot install them"
 fi
 
-TESTS=$CACHE/src/openmp/runtime/test
-if [ ! -f "$TESTS/ompt/callback.h" ]; then
-  mkdir -p "$CACHE/src"
-  echo "llvm-ompt-tests: fetching the llvm-toolchain-14 source package into $CACHE" >&2
-  orig=$(debsrc_download "$CACHE" llvm-toolchain-14 "$CACHE/fetch.log") ||
-    die "downloading llvm-toolchain-14 failed (see $CACHE/fetch.log)"
-  [ -n "$orig" ] || die "no llvm-toolchain-14 orig tarball in $CACHE/apt"
-  tar xJf "$orig" -C "$CACHE/src" --strip-components=1 --wildcards \
-    '*/openmp/runtime/test/*' '*/openmp/runtime/src/kmp_platform.h' || die "cannot unpack $orig"
-  rm -f "$CACHE"/apt/*.tar.* "$CACHE"/apt/*.dsc
-  [ -f "$TESTS/ompt/callback.h" ] || die "OMPT tests missing after unpacking"
-fi
+# fetch VERSION SUITES: the test directory of llvm-toolchain-VERSION into $CACHE/VERSION/src
+fetch() {
+  local v=$1 suites=$2 dir=$CACHE/$1 orig
+  [ -f "$dir/src/openmp/runtime/test/ompt/callback.h" ] && return 0
+  mkdir -p "$dir/src"
+  echo "llvm-ompt-tests: fetching the llvm-toolchain-$v source package into $dir" >&2
+  orig=$(debsrc_download "$dir" "llvm-toolchain-$v" "$dir/fetch.log" "$suites") ||
+    die "downloading llvm-toolchain-$v failed (see $dir/fetch.log)"
+  # the test directory, and for libomp 19 what a standalone openmp build reads
+  tar xJf "$orig" -C "$dir/src" --strip-components=1 --wildcards '*/openmp/*' \
+    "*-$v*/cmake/*" || die "cannot unpack $orig"
+  rm -f "$dir"/apt/*.tar.* "$dir"/apt/*.dsc
+  [ -f "$dir/src/openmp/runtime/test/ompt/callback.h" ] || die "OMPT tests missing after unpacking"
+}
+
+# libomp19: LLVM 19's libomp, built once from the fetched source; prints its library directory
+libomp19() {
+  local b=$CACHE/19/libomp-build
+  if [ ! -e "$b/runtime/src/libgomp.so" ]; then
+    echo "llvm-ompt-tests: building libomp 19 in $b (once)" >&2
+    mkdir -p "$b"
+    (cd "$b" && cmake "$CACHE/19/src/openmp" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+      -DOPENMP_ENABLE_LIBOMPTARGET=OFF -DLIBOMP_OMPD_SUPPORT=OFF >cmake.log 2>&1 &&
+      make -j2 omp >make.log 2>&1) || return 1
+  fi
+  echo "$b/runtime/src"
+}
 
 make -s -C "$HERE" -j2 >/dev/null || die "building tomp failed"
-python3 "$HERE/tools/llvm-ompt-tests.py" "$TESTS" "$HERE/build/lib" "$CACHE/run-tomp" $PATTERN \
-  >"$CACHE/tomp.txt"
-python3 "$HERE/tools/llvm-ompt-tests.py" "$TESTS" libomp "$CACHE/run-libomp" $PATTERN \
-  >"$CACHE/libomp.txt"
-echo "tomp   libomp test"
-join -j 2 <(grep -v '^summary' "$CACHE/tomp.txt" | awk '{print $1, $2}' | sort -k2) \
-  <(grep -v '^summary' "$CACHE/libomp.txt" | awk '{print $1, $2}' | sort -k2) |
-  awk '{printf "%-6s %-6s %s\n", $2, $3, $1}'
-echo "tomp:   $(grep '^summary' "$CACHE/tomp.txt" | cut -d' ' -f2-)"
-echo "libomp: $(grep '^summary' "$CACHE/libomp.txt" | cut -d' ' -f2-)"
+for v in ${LLVM_VERSIONS:-14 19}; do
+  case $v in
+  14) fetch 14 "bookworm bookworm-updates"
+      inc=$CACHE/14/libomp-include
+      mkdir -p "$inc"
+      cp /usr/lib/llvm-14/lib/clang/14.0.6/include/{omp.h,omp-tools.h,ompt.h} "$inc/"
+      lib=/usr/lib/llvm-14/lib ;;
+  19) fetch 19 "trixie"
+      lib=$(libomp19) || die "building libomp 19 failed (see $CACHE/19/libomp-build/*.log)"
+      inc=$lib ;;
+  *) die "LLVM $v: only 14 and 19 are known" ;;
+  esac
+  tests=$CACHE/$v/src/openmp/runtime/test
+  python3 "$HERE/tools/llvm-ompt-tests.py" "$v" "$tests" tomp "$HERE/build/lib" "$HERE/include" \
+    "$CACHE/$v/run-tomp" $PATTERN >"$CACHE/$v/tomp.txt" || die "lit failed on tomp"
+  python3 "$HERE/tools/llvm-ompt-tests.py" "$v" "$tests" libomp "$lib" "$inc" \
+    "$CACHE/$v/run-libomp" $PATTERN >"$CACHE/$v/libomp.txt" || die "lit failed on libomp"
+  echo "LLVM $v: tomp        libomp      test"
+  LC_ALL=C join -j 2 <(awk '!/^summary/ {print $1, $2}' "$CACHE/$v/tomp.txt" | LC_ALL=C sort -k2,2) \
+    <(awk '!/^summary/ {print $1, $2}' "$CACHE/$v/libomp.txt" | LC_ALL=C sort -k2,2) |
+    awk '{printf "%-11s %-11s %s\n", $2, $3, $1}'
+  echo "LLVM $v tomp:   $(grep '^summary' "$CACHE/$v/tomp.txt" | cut -d' ' -f2-)"
+  echo "LLVM $v libomp: $(grep '^summary' "$CACHE/$v/libomp.txt" | cut -d' ' -f2-)"
+done

@@ -347,6 +347,15 @@ static void env_display_env(void) {
   else tomp_warn("OMP_DISPLAY_ENV='%s' is not true, false or verbose; using the default (false)", v);
 }
 
+/* OMP_DEBUG (debug-var, 5.2): enabled turns on OMPD's breakpoints and state (src/ompd). */
+static void env_debug(void) {
+  const char *v = getenv_set("OMP_DEBUG");
+  if (!v) return;
+  if (is_word(v, "enabled")) tomp_g.debug = 1;
+  else if (is_word(v, "disabled")) tomp_g.debug = 0;
+  else tomp_warn("OMP_DEBUG='%s' is not enabled or disabled; using the default (disabled)", v);
+}
+
 static void env_affinity_format(void) {
   const char *v = getenv_set("OMP_AFFINITY_FORMAT");
   if (!v) return;
@@ -439,6 +448,8 @@ void tomp_env_init(void) {
   if (env_int("OMP_NUM_TEAMS", 1, &l)) tomp_g.num_teams = (int)l;
   l = 0;
   if (env_int("OMP_TEAMS_THREAD_LIMIT", 1, &l)) tomp_g.teams_thread_limit = (int)l;
+
+  env_debug();
 
   int da = 0;
   env_bool("OMP_DISPLAY_AFFINITY", &da);

@@ -69,10 +69,21 @@ void tomp_ev_set_wanted(int obs_bit, tomp_event_t ev, bool on) {
     __atomic_and_fetch(&tomp_ev_want[ev], (uint8_t)~obs_bit, __ATOMIC_RELAXED);
 }
 
+/* Per hook, for when no listening observer handles it: nothing. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#define NOHOOK_(name, params, args)                                                                \
+  static void nohook_##name params {}
+TOMP_OBSERVER_HOOKS(NOHOOK_)
+#undef NOHOOK_
+#pragma GCC diagnostic pop
+
 /* The hooks events go to now (tomp_observers_sync); written under the keys' lock, read with
  * one relaxed load per event.  A reader may call an observer that has just stopped listening:
  * each observer checks its own state before it reaches its client (OMPT: TOMP_OMPT_CALL). */
-tomp_observer_t tomp_hooks;
+#define NOHOOK_INIT_(name, params, args) .name = nohook_##name,
+tomp_observer_t tomp_hooks = {TOMP_OBSERVER_HOOKS(NOHOOK_INIT_)};
+#undef NOHOOK_INIT_
 
 /* Per hook, for when several observers listen: each of them, in slot order. */
 #define FANOUT_(name, params, args)                                                                \
@@ -96,7 +107,11 @@ void tomp_observers_sync(void) {
     for (int i_ = 0; i_ < TOMP_OBS_NSLOTS; i_++)                                                   \
       if (observers[i_] && observers[i_]->name && (on & (1 << i_)))                                \
         n_++, f_ = observers[i_]->name;                                                            \
-    __atomic_store_n(&tomp_hooks.name, n_ > 1 ? fanout_##name : f_, __ATOMIC_RELAXED);             \
+    __atomic_store_n(&tomp_hooks.name,                                                             \
+                     n_ > 1 ? fanout_##name                                                        \
+                     : f_   ? f_                                                                   \
+                            : nohook_##name,                                                         \
+                     __ATOMIC_RELAXED);                                                            \
   }
   TOMP_OBSERVER_HOOKS(PICK_)
 #undef PICK_
@@ -112,8 +127,7 @@ static tomp_thread_t *initial_thread_of(tomp_task_t *task) {
   return (tomp_thread_t *)((char *)task - offsetof(tomp_thread_t, initial_task));
 }
 
-ompt_data_t *tomp_ev_parallel_data_of(tomp_task_t *task) {
-  if (task->team) return &task->team->parallel_data;
+ompt_data_t *tomp_ev_parallel_data_outside_(tomp_task_t *task) {
   tomp_task_t *root = task;
   while (root->parent)
     root = root->parent;

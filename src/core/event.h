@@ -228,7 +228,11 @@ int tomp_ev_control_tool(int command, int modifier, void *arg, const void *ra,
 
 /* The parallel region a task binds to: its team's, a league's or target region's, or its
  * initial thread's implicit one. */
-ompt_data_t *tomp_ev_parallel_data_of(tomp_task_t *task) TOMP_HIDDEN;
+ompt_data_t *tomp_ev_parallel_data_outside_(tomp_task_t *task) TOMP_HIDDEN;
+static inline ompt_data_t *tomp_ev_parallel_data_of(tomp_task_t *task) {
+  /* inline for a task of a team, the case of every frequent event */
+  return task->team ? &task->team->parallel_data : tomp_ev_parallel_data_outside_(task);
+}
 /* The user return address an event of thr reports: the one its outermost entry point
  * recorded, else the team's region's. */
 static inline const void *tomp_ev_codeptr(tomp_thread_t *thr) {
@@ -266,14 +270,16 @@ void tomp_ev_ws_initial(tomp_thread_t *thr) TOMP_HIDDEN;
 
 /* ---- Dispatchers inlined at their sites (the frequent events; event.c has the rest) ------- */
 
-/* The hooks events go to now (tomp_observers_sync, event.c). */
+/* The inlined dispatchers below are a few instructions each: inlined at every site even where
+ * the compiler would rather call (task.c calls task_schedule from several places). */
+#define TOMP_EV_INLINE static inline __attribute__((always_inline))
+
+/* The hooks events go to now (tomp_observers_sync, event.c).  Never NULL: a hook no
+ * listening observer handles is an empty function, so a site that finds someone listening
+ * (even while the table is being rewritten) calls without testing. */
 extern tomp_observer_t tomp_hooks TOMP_HIDDEN;
 /* Deliver an event to the observers listening now: one load, one indirect call. */
-#define TOMP_EV_CALL(hook, ...)                                                                    \
-  do {                                                                                             \
-    __typeof__(tomp_hooks.hook) f_ = __atomic_load_n(&tomp_hooks.hook, __ATOMIC_RELAXED);          \
-    if (f_) f_(__VA_ARGS__);                                                                       \
-  } while (0)
+#define TOMP_EV_CALL(hook, ...) __atomic_load_n(&tomp_hooks.hook, __ATOMIC_RELAXED)(__VA_ARGS__)
 
 static inline void tomp_ev_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
   int flags = ompt_parallel_team |
@@ -300,27 +306,27 @@ static inline void tomp_ev_implicit_task_(tomp_thread_t *thr, ompt_scope_endpoin
   if (ep == ompt_scope_begin && thr->team->ws_initial) tomp_ev_ws_initial(thr);
 }
 
-static inline void tomp_ev_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
-                                    bool wait, const void *codeptr) {
+TOMP_EV_INLINE void tomp_ev_barrier_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
+                                     bool wait, const void *codeptr) {
   if (ep == ompt_scope_begin && !wait && thr->ev_single && state != ompt_state_wait_taskwait &&
       state != ompt_state_wait_taskgroup)
     tomp_ev_single_flush_(thr); /* a barrier cannot be inside the single: it has ended */
   TOMP_EV_CALL(sync_region, thr, state, ep, wait, codeptr);
 }
 
-static inline void tomp_ev_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep,
-                                 uint64_t count) {
+TOMP_EV_INLINE void tomp_ev_work_(tomp_thread_t *thr, int wstype, ompt_scope_endpoint_t ep,
+                                  uint64_t count) {
   if (ep == ompt_scope_begin && thr->ev_single && wstype != ompt_work_taskloop)
     tomp_ev_single_flush_(thr); /* worksharing cannot nest in the single: it has ended */
   TOMP_EV_CALL(work, thr, thr->task, wstype, ep, count, tomp_ev_codeptr(thr));
 }
 
-static inline void tomp_ev_dispatch_(tomp_thread_t *thr, int kind, uint64_t a, uint64_t n) {
+TOMP_EV_INLINE void tomp_ev_dispatch_(tomp_thread_t *thr, int kind, uint64_t a, uint64_t n) {
   TOMP_EV_CALL(dispatch, thr, thr->task, kind, a, n);
 }
 
-static inline void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task,
-                                        bool has_deps) {
+TOMP_EV_INLINE void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *task,
+                                         bool has_deps) {
   task->task_data.value = 0;
   TOMP_EV_CALL(task_create, thr, parent, task, has_deps, tomp_ev_codeptr(thr));
   if (thr->ev_chunk_pending) {
@@ -331,24 +337,24 @@ static inline void tomp_ev_task_create_(tomp_thread_t *thr, tomp_task_t *parent,
   }
 }
 
-static inline void tomp_ev_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) {
+TOMP_EV_INLINE void tomp_ev_task_schedule_(tomp_task_t *prior, int status, tomp_task_t *next) {
   TOMP_EV_CALL(task_schedule, prior, status, next);
 }
 
-static inline void tomp_ev_dependences_(tomp_task_t *task, const ompt_dependence_t *deps, int n) {
+TOMP_EV_INLINE void tomp_ev_dependences_(tomp_task_t *task, const ompt_dependence_t *deps, int n) {
   TOMP_EV_CALL(dependences, task, deps, n);
 }
 
-static inline void tomp_ev_task_dependence_(tomp_task_t *pred, tomp_task_t *succ) {
+TOMP_EV_INLINE void tomp_ev_task_dependence_(tomp_task_t *pred, tomp_task_t *succ) {
   TOMP_EV_CALL(task_dependence, pred, succ);
 }
 
-static inline void tomp_ev_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint,
-                                  const void *wid) {
+TOMP_EV_INLINE void tomp_ev_mutex_(int which, tomp_thread_t *thr, int kind, unsigned hint,
+                                   const void *wid) {
   TOMP_EV_CALL(mutex, thr, which, kind, hint, wid, tomp_ev_codeptr(thr));
 }
 
-static inline void tomp_ev_cancel_(tomp_thread_t *thr, int flags) {
+TOMP_EV_INLINE void tomp_ev_cancel_(tomp_thread_t *thr, int flags) {
   TOMP_EV_CALL(cancel, thr, flags, tomp_ev_codeptr(thr));
 }
 

@@ -57,6 +57,7 @@ typedef struct tomp_global {
   int teams_thread_limit;   /* teams-thread-limit-var, 0 unset */
   int target_offload;       /* target-offload-var: TOMP_OFFLOAD_* */
   char *affinity_format;
+  int debug;                /* debug-var: OMP_DEBUG=enabled (OMPD, src/ompd) */
 } tomp_global_t;
 
 enum { TOMP_OFFLOAD_DEFAULT, TOMP_OFFLOAD_MANDATORY, TOMP_OFFLOAD_DISABLED };

@@ -270,7 +270,13 @@ static bool grab(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t, uint64_t *l
 static bool next_chunk(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *lo, uint64_t *hi) {
   tomp_ws_thr_t *t = tomp_ws_thr(thr, d);
   if (d->ordered && t->ord_held) tomp_ordered_release(thr, d, t);
-  if (tomp_ws_cancelled(thr, d)) return false;
+  /* After `cancel sections` the remaining sections are still handed out: a thread acts on a
+   * cancellation only at a cancellation point (5.2 sec. 16.2: implicit barriers, barrier,
+   * cancel and cancellation point regions), and a thread in a section may wait for another
+   * section to run before it reaches one (libomp hands them out too; tests/
+   * cancel_sections_late.c).  A cancelled loop or parallel region hands out nothing more. */
+  if (d->kind == TOMP_WS_SECTIONS ? tomp_ws_region_cancelled(thr) : tomp_ws_cancelled(thr, d))
+    return false;
   uint64_t a, b;
   if (!grab(thr, d, t, &a, &b)) return false;
   if (d->ordered) {

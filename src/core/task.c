@@ -595,13 +595,10 @@ static uint32_t ompt_detach_step(tomp_xtask_t *x, bool body, bool skip, tomp_tas
   tomp_team_tasks_t *tt = x->t.team ? x->t.team->tasks : NULL;
   if (tt) tomp_mutex_lock(&tt->lock);
   uint32_t left = __atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL);
-  if (body)
-    tomp_ev_task_schedule_(&x->t,
-                           skip   ? TOMP_EV_TASK_CANCEL
-                           : left ? TOMP_EV_TASK_DETACH
-                                  : TOMP_EV_TASK_COMPLETE,
-                           prev);
-  else
+  if (body) {
+    if (!skip) /* a discarded task never started: no schedule event (ompt_discarded) */
+      tomp_ev_task_schedule_(&x->t, left ? TOMP_EV_TASK_DETACH : TOMP_EV_TASK_COMPLETE, prev);
+  } else
     tomp_ev_task_schedule_(&x->t, left ? ompt_task_early_fulfill : ompt_task_late_fulfill, NULL);
   if (tt) tomp_mutex_unlock(&tt->lock);
   return left;
@@ -619,19 +616,39 @@ static void ompt_fulfill(tomp_xtask_t *x) {
   xtask_unref(x);
 }
 
+/* A task discarded by cancellation (x, current on thr but never started): OpenMP 5.2 sec.
+ * 19.4.4.26 (ompt_cancel_flag_t) has ompt_cancel_discarded_task for it, and a task that never
+ * starts has no task-schedule events (sec. 19.5.2.10: the task-schedule event is a task's
+ * suspension or completion and another's start or resumption), so the cancel event with
+ * this flag, carrying x's task_data, is the only end a tool sees of the task it was told
+ * was created.  No construct was encountered: codeptr_ra is NULL, as in libomp. */
+static void ompt_discarded(tomp_thread_t *thr, tomp_xtask_t *x) {
+  tomp_taskgroup_t *tg = x->t.taskgroup;
+  if (tg && tg->workshare && tg->prev) tg = tg->prev; /* as tomp_task_discarded */
+  int why = tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup : ompt_cancel_parallel;
+  TOMP_EV_CALL(cancel, thr, ompt_cancel_discarded_task | why, NULL);
+}
+
+/* The state of a thread running an explicit task (OpenMP 5.2 sec. 19.4.4.27, ompt_state_t):
+ * ompt_state_work_serial "The thread is executing code outside all parallel regions",
+ * ompt_state_work_parallel "... within the scope of a parallel region".  A parallel region
+ * of one thread is one too; outside all of them (the initial task, a host target region's)
+ * the thread has no team.  libomp answers work_serial in an inactive region's explicit tasks
+ * (but work_parallel in its implicit task) and work_parallel in undeferred tasks outside all
+ * regions; tests/ompt_state_tasks.c checks every kind. */
+static inline int task_work_state(tomp_thread_t *thr) {
+  return thr->team ? ompt_state_work_parallel : ompt_state_work_serial;
+}
+
 /* The OMPT part of starting (start) or ending a task, out of line: run_task pays one test. */
 static void __attribute__((noinline, cold))
 run_task_ompt(tomp_thread_t *thr, tomp_xtask_t *x, tomp_task_t *prev, bool skip, bool start) {
-  if (start) {
+  if (skip) {
+    if (start) ompt_discarded(thr, x);
+  } else if (start) {
     tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t);
-    if (skip) {
-      tomp_taskgroup_t *tg = x->t.taskgroup;
-      tomp_ev_cancel_(thr, ompt_cancel_discarded_task |
-                               (tg && tomp_load_acq(&tg->cancelled) ? ompt_cancel_taskgroup
-                                                                    : ompt_cancel_parallel));
-    }
   } else if (!x->detached) {
-    tomp_ev_task_schedule_(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, prev);
+    tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
   }
 }
 
@@ -662,8 +679,14 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   /* slots read once too; a tool with neither callback pays no call */
   bool ev =
       observed && (TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE) || (skip && TOMP_EV_WANTED(TOMP_EV_CANCEL)));
-  if (ev) run_task_ompt(thr, x, prev, skip, true);
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  if (ev) {
+    /* the common event inline: a task that runs switches from prev */
+    if (tomp_likely(!skip))
+      tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t);
+    else
+      run_task_ompt(thr, x, prev, skip, true);
+  }
+  tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
      * a long one's current (task.h, short tasks) */
@@ -678,7 +701,12 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   }
   tomp_task_leave(thr, &x->t, prev, TOMP_ENTER_SCHEDULED);
   if (observed) {
-    if (ev) run_task_ompt(thr, x, prev, skip, false);
+    if (ev) {
+      if (tomp_likely(!skip && !x->detached))
+        tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
+      else
+        run_task_ompt(thr, x, prev, skip, false);
+    }
     if (x->detached) {
       ompt_detached_end(x, skip, prev);
       tomp_set_state(thr, saved_state, saved_id);
@@ -995,17 +1023,24 @@ static inline void task_setup(tomp_xtask_t *x, tomp_thread_t *thr, tomp_task_t *
   x->must_run = s->must_run;
 }
 
-tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void **args) {
-  tomp_team_t *team = tomp_load_rlx(&thr->team);
-  tomp_task_t *p = tomp_load_rlx(&thr->task);
+/* alloc's body; undeferred: the task runs at once (runs_now), known to the caller. */
+static inline __attribute__((always_inline)) tomp_xtask_t *
+alloc_body(tomp_thread_t *thr, tomp_task_t *p, const tomp_task_spec_t *s, size_t room,
+           bool undeferred, void **args) {
   /* a task that runs at once can run on the caller's block as it is */
-  bool in_place = s->in_place && runs_now(thr, team, p, s->flags, s->ndeps && team, s->detach);
-  size_t room = team ? s->ndeps : 0;
+  bool in_place = s->in_place && undeferred;
   tomp_xtask_t *x = xtask_alloc(thr, room, in_place ? 0 : s->arg_size, s->arg_align, args);
   if (in_place) *args = s->in_place;
   task_setup(x, thr, p, s, *args, in_place);
   x->dep_room = room > UINT16_MAX ? UINT16_MAX : (uint16_t)room;
-  return &x->t;
+  return x;
+}
+
+tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *s, void **args) {
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  bool now = s->in_place && runs_now(thr, team, p, s->flags, s->ndeps && team, s->detach);
+  return &alloc_body(thr, p, s, team ? s->ndeps : 0, now, args)->t;
 }
 
 void tomp_task_free_unsubmitted(tomp_task_t *t) {
@@ -1019,8 +1054,9 @@ static inline void dep_nodes(tomp_xtask_t *x, size_t n) {
 }
 
 /* Deferred: count it, enter its dependences, queue it (or leave it waiting). */
-static void submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
-                            const tomp_depend_t *deps, size_t ndeps) {
+static inline __attribute__((always_inline)) void
+submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+                const tomp_depend_t *deps, size_t ndeps) {
   tomp_team_tasks_t *tt = team->tasks;
   tomp_pinfo_t *pi = tomp_task_pinfo(p);
   __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
@@ -1077,13 +1113,65 @@ static void wait_event(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, to
 /* An undeferred task is complete before its encountering task goes on, so no taskwait,
  * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
  * its parent, which stays suspended meanwhile). */
-static void run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
-                           const tomp_depend_t *deps, size_t ndeps) {
+static inline __attribute__((always_inline)) void
+run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+               const tomp_depend_t *deps, size_t ndeps) {
   if (ndeps) wait_deps(thr, team, p, x, deps, ndeps);
   tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
   run_task(thr, x);
   if (x->detached) wait_event(thr, team, p, x);
   undeferred_release(x);
+}
+
+void tomp_task_begin_included(tomp_thread_t *thr, tomp_task_t *t, void *exit_frame,
+                              tomp_included_t *save) {
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  tomp_xtask_t *x = tomp_xtask(t);
+  t->flags |= TOMP_TASK_UNDEFERRED;
+  x->hold = 1;
+  ompt_task_create(thr, p, x, false);
+  save->state = thr->state;
+  save->wait_id = thr->wait_id;
+  tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
+  tomp_task_enter(thr, t, p, exit_frame, TOMP_ENTER_INCLUDED);
+  ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, t);
+  tomp_set_state(thr, ompt_state_work_parallel, 0);
+}
+
+/* run_task_body's end and run_undeferred's, for a body the front-end ran */
+void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t, const tomp_included_t *save) {
+  tomp_xtask_t *x = tomp_xtask(t);
+  tomp_task_t *p = t->parent;
+  tomp_task_leave(thr, t, p, TOMP_ENTER_INCLUDED);
+  if (x->detached) {
+    tomp_set_state(thr, save->state, save->wait_id);
+    if (tomp_listening())
+      ompt_detached_end(x, false, p);
+    else if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0)
+      complete(x);
+    wait_event(thr, thr->team, p, x);
+  } else {
+    ompt_task_schedule(t, TOMP_EV_TASK_COMPLETE, p);
+    tomp_set_state(thr, save->state, save->wait_id);
+    complete(x);
+  }
+  undeferred_release(x);
+}
+
+/* submit's body: undeferred is the caller's runs_now or the task's own flag; room_made:
+ * alloc reserved room for exactly these dependences. */
+static inline __attribute__((always_inline)) void
+submit_body(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
+            const tomp_depend_t *deps, size_t ndeps, bool undeferred, const bool room_made) {
+  if (undeferred) x->t.flags |= TOMP_TASK_UNDEFERRED;
+  x->hold = undeferred;
+  if (ndeps && !room_made) dep_nodes(x, ndeps);
+  if (!undeferred) count_deferred(p, x);
+  ompt_task_create(thr, p, x, ndeps != 0);
+  if (!undeferred)
+    submit_deferred(thr, team, p, x, deps, ndeps);
+  else
+    run_undeferred(thr, team, p, x, deps, ndeps);
 }
 
 void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *deps, size_t ndeps) {
@@ -1095,15 +1183,29 @@ void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *d
   if (!team) ndeps = 0; /* outside a team every earlier task has completed */
   bool undeferred =
       (t->flags & TOMP_TASK_UNDEFERRED) || runs_now(thr, team, p, 0, ndeps != 0, x->detached);
-  if (undeferred) t->flags |= TOMP_TASK_UNDEFERRED;
-  x->hold = undeferred;
-  if (ndeps) dep_nodes(x, ndeps);
-  if (!undeferred) count_deferred(p, x);
-  ompt_task_create(thr, p, x, ndeps != 0);
-  if (!undeferred)
-    submit_deferred(thr, team, p, x, deps, ndeps);
-  else
-    run_undeferred(thr, team, p, x, deps, ndeps);
+  submit_body(thr, team, p, x, deps, ndeps, undeferred, false);
+}
+
+/* alloc, fill and submit in one call: what runs at once is decided once, and the tool path
+ * (where every task takes this way) pays one call, not two. */
+void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *s, const tomp_depend_t *deps) {
+  tomp_team_t *team = tomp_load_rlx(&thr->team);
+  tomp_task_t *p = tomp_load_rlx(&thr->task);
+  size_t ndeps = team ? s->ndeps : 0; /* outside a team every earlier task has completed */
+  bool now = runs_now(thr, team, p, s->flags, ndeps != 0, s->detach);
+  void *args;
+  tomp_xtask_t *x = alloc_body(thr, p, s, ndeps, now, &args);
+  if (args != s->in_place) {
+    if (s->copy_from && s->arg_size) {
+      if (s->cpyfn)
+        s->cpyfn(args, (void *)s->copy_from);
+      else
+        memcpy(args, s->copy_from, s->arg_size);
+    }
+    if (s->fill) s->fill(args, s->fill_ctx);
+  }
+  /* now covers what alloc marked undeferred (if(0), final, outside a team, in place) */
+  submit_body(thr, team, p, x, deps, ndeps, now, true);
 }
 
 #define CLS_PLAIN TOMP_CLS_PLAIN
@@ -1151,11 +1253,15 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   bool skip = tomp_unlikely(tomp_g.cancellation) && tomp_task_discarded(x);
   x->state = TOMP_XS_RUNNING;
   tomp_task_enter(thr, &x->t, p, __builtin_frame_address(0), TOMP_ENTER_INCLUDED);
-  if (observed) ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  if (observed && tomp_unlikely(skip)) {
+    if (tomp_listening() && TOMP_EV_WANTED(TOMP_EV_CANCEL)) ompt_discarded(thr, x);
+  } else if (observed) {
+    ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, &x->t);
+  }
+  tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) fn(data);
   tomp_task_leave(thr, &x->t, p, TOMP_ENTER_INCLUDED);
-  if (observed) ompt_task_schedule(&x->t, skip ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE, p);
+  if (observed && !skip) ompt_task_schedule(&x->t, TOMP_EV_TASK_COMPLETE, p);
   tomp_set_state(thr, saved_state, saved_id);
   tomp_store_rlx(&x->state, TOMP_XS_DONE);
 

@@ -205,6 +205,13 @@ typedef struct tomp_task_spec {
    * after its taskgroup or region is cancelled, and leaves at its cancellation point (as
    * libgomp discards only tasks whose copies were not made) */
   bool must_run;
+  /* tomp_task_create only: how it fills the argument area (unless the task runs in place):
+   * a copy of copy_from (arg_size bytes; by cpyfn(area, copy_from) if set), then whatever
+   * fill(area, fill_ctx) writes */
+  const void *copy_from;
+  void (*cpyfn)(void *area, void *src);
+  void (*fill)(void *area, void *ctx);
+  void *fill_ctx;
 } tomp_task_spec_t;
 
 /* Creation in two steps, for front-ends that fill the argument area themselves (LLVM's
@@ -221,6 +228,25 @@ tomp_task_t *tomp_task_alloc(tomp_thread_t *thr, const tomp_task_spec_t *spec,
 void tomp_task_submit(tomp_thread_t *thr, tomp_task_t *t, const tomp_depend_t *deps,
                       size_t ndeps) TOMP_HIDDEN;
 void tomp_task_free_unsubmitted(tomp_task_t *t) TOMP_HIDDEN;
+/* An undeferred task whose body the front-end calls itself (LLVM's if(0) task: the compiled
+ * code calls __kmpc_omp_task_begin_if0, the task's function, then
+ * __kmpc_omp_task_complete_if0).  t comes from tomp_task_alloc and is never submitted; its
+ * dependences were waited for before (tomp_taskwait_deps).  begin makes t the current task
+ * (exit_frame: the frame that calls the body), end completes it, waits for its event if it
+ * has one and frees it.  save keeps the thread's state across the body. */
+typedef struct tomp_included {
+  int state;
+  uint64_t wait_id;
+} tomp_included_t;
+void tomp_task_begin_included(tomp_thread_t *thr, tomp_task_t *t, void *exit_frame,
+                              tomp_included_t *save) TOMP_HIDDEN;
+void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t,
+                            const tomp_included_t *save) TOMP_HIDDEN;
+/* Both in one call, the area filled as spec says (copy_from, cpyfn, fill), with spec->ndeps
+ * dependences deps: the way of a front-end that need not write the area itself between the
+ * two (GOMP_task without detach, taskloop's chunks). */
+void tomp_task_create(tomp_thread_t *thr, const tomp_task_spec_t *spec,
+                      const tomp_depend_t *deps) TOMP_HIDDEN;
 /* The common undeferred case, short-cut: no dependences, no detach, no copy function and
  * the argument block used in place.  flags are TOMP_TF_*; the caller has checked that the
  * task must or may run at once (tomp_task_runs_at_once). */
@@ -377,7 +403,7 @@ tomp_task_tiny(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_si
   x->t.parent = p;
   x->t.team = thr->team;
   x->t.icv = p->icv;
-  x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED;
+  x->t.flags = TOMP_TASK_EXPLICIT | TOMP_TASK_UNDEFERRED | TOMP_TASK_TINY;
   x->t.taskgroup = p->taskgroup;
   x->t.in_final = p->in_final || (f & TOMP_TF_FINAL);
   x->refs = 1;

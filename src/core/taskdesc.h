@@ -54,6 +54,9 @@ typedef struct tomp_task {
  * teams, a host target region): it carries the implicit parallel region (league) it binds
  * to, for ompt_get_parallel_info / get_task_info.  The flag bit is not an OMPT task flag. */
 #define TOMP_TASK_OWN_REGION 0x00100000u
+/* A task the no-tool tiny path runs (task.h: tomp_task_tiny): it leaves fn and data as the
+ * block's previous user left them, and this bit tells a debugger so. */
+#define TOMP_TASK_TINY 0x00200000u
 typedef struct tomp_region_task {
   tomp_task_t task; /* first */
   ompt_data_t parallel_data;

@@ -238,7 +238,10 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
     team_set_fields(team, thr, parent, level, n, cg, false);
   tomp_team_tasks_init(team);
   fork_implicit_tasks(team, ptask, n, bind);
-  if (observed) tomp_ev_fork(thr, team, ptask);
+  if (observed) {
+    team->fn = fn;
+    tomp_ev_fork(thr, team, ptask);
+  }
   tomp_team_ws_reset(team);
   if (prep) prep(team, prep_arg);
   tomp_affinity_team(thr, team, bind);

@@ -59,8 +59,16 @@ typedef struct tomp_team {
   ompt_data_t parallel_data;
   const void *codeptr;
   int ev_flags; /* ompt_parallel_flag_t of the region (event layer) */
+  void (*fn)(void *); /* the region's outlined body: stored while someone listens (OMPD) */
+  uint64_t ompd_id;   /* OMPD: the region instance's number (src/ompd writes it), 0 unknown */
   /* Team-wide scratch for the front-end (copyprivate, reductions) */
   void *volatile scratch;
+  /* Task reductions with the task modifier whose threads register one by one (LLVM's
+   * __kmpc_taskred_modifier_init; [0] parallel, [1] worksharing): the registration whose
+   * storage the others share, and how many threads have ended theirs.  The front-end owns
+   * both; the last thread to end resets them (NULL and 0 at rest). */
+  void *volatile task_red_first[2];
+  uint32_t task_red_done[2];
   /* env/affinity: the team's placement, fixed by the master before workers start */
   int place_master;             /* place of thread 0 (-1: the team is not bound) */
   unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */

@@ -100,6 +100,7 @@ static tomp_thread_t *make_initial(void) {
   init_thread_desc(t, 1 /* ompt_thread_initial */);
   t->place = tomp_affinity_initial_place();
   t->pthread = pthread_self();
+  t->lwp = gettid();
   tomp_task_t *it = &t->initial_task;
   it->icv = tomp_g.icv;
   it->flags = TOMP_TASK_INITIAL;
@@ -162,6 +163,7 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
 static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;
+  t->lwp = gettid();
   tomp_set_state(t, ompt_state_idle, 0);
   tomp_ev_thread_begin(t);
   tomp_ev_idle(t, true);

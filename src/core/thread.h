@@ -31,6 +31,7 @@ typedef struct tomp_thread {
   void *fn_data;
   struct tomp_thread *pool_next;
   pthread_t pthread;
+  int lwp;                      /* the kernel's thread id (debuggers name threads by it) */
   int place;                    /* place this thread is bound to, -1 if unbound */
   /* Worksharing position: constructs this thread has entered in its current team */
   unsigned ws_count;
@@ -54,6 +55,10 @@ typedef struct tomp_thread {
   uint32_t ompt_in_cb;           /* OMPT: tool callbacks this thread is inside (finalize waits) */
   uint32_t ompt_life;            /* OMPT: 0 no thread_begin yet, 1 begun, 2 thread_end reported */
   tomp_team_t *coll_forking;     /* Collector: the team whose OMP_EVENT_FORK it is delivering */
+  /* OMPD: while this thread is in an ompd_bp_* breakpoint, the region or task the breakpoint
+   * is about (the spec's binding of the current parallel region / task there) */
+  tomp_team_t *ompd_bp_team;
+  tomp_task_t *ompd_bp_task;
 } tomp_thread_t;
 
 

@@ -37,7 +37,8 @@ static int depobj_kind(void **obj) {
  * *out is buf or a heap array the caller frees.  gcc puts out and inout in one class, so
  * both are inout here (the same ordering; and what a tool is told: inout is the superset a
  * tool can treat safely, and LLVM's libomp reports gcc's class so too). */
-static size_t parse_depend(void **depend, tomp_depend_t *buf, tomp_depend_t **out) {
+static inline __attribute__((always_inline)) size_t parse_depend(void **depend, tomp_depend_t *buf,
+                                                                 tomp_depend_t **out) {
   size_t n, nout, nmutex = 0, nin;
   void **a;
   if ((uintptr_t)depend[0]) {
@@ -78,8 +79,9 @@ static inline int task_priority(int priority) {
   return priority < 0 ? 0 : priority > max ? max : priority;
 }
 
-/* GOMP_task's general path: allocate the task, put the event handle where the body reads it,
- * copy the argument block (unless the task runs on it in place), then submit. */
+/* GOMP_task's general path: create the task (its argument block a copy of data, unless it
+ * runs on data in place); with detach, allocate it, put the event handle where the body
+ * reads it, copy the block, then submit. */
 static void create(tomp_thread_t *thr, void (*fn)(void *), void *data,
                    void (*cpyfn)(void *, void *), long arg_size, long arg_align, unsigned tf,
                    unsigned flags, void **depend, int priority, void *detach) {
@@ -96,6 +98,13 @@ static void create(tomp_thread_t *thr, void (*fn)(void *), void *data,
   s.detach = (flags & GOMP_TASK_FLAG_DETACH) != 0;
   s.ndeps = nd;
   s.must_run = cpyfn != NULL; /* C++ objects the body destroys */
+  if (!s.detach) {
+    s.copy_from = data;
+    s.cpyfn = cpyfn;
+    tomp_task_create(thr, &s, d);
+    if (d && d != buf) free(d);
+    return;
+  }
   void *args;
   tomp_task_t *t = tomp_task_alloc(thr, &s, &args);
   /* The body reads its event from the argument block, where gcc puts it first and fills it
@@ -128,10 +137,13 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
                 ((flags & GOMP_TASK_FLAG_UNTIED) ? TOMP_TF_UNTIED : 0) |
                 ((flags & GOMP_TASK_FLAG_FINAL) ? TOMP_TF_FINAL : 0) |
                 ((flags & GOMP_TASK_FLAG_MERGEABLE) ? TOMP_TF_MERGEABLE : 0);
-  if (!cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) && tomp_task_runs_at_once(thr, tf) &&
-      (!(flags & GOMP_TASK_FLAG_DEPEND) || (!(observed && (TOMP_EV_WANTED(TOMP_EV_DEPENDENCES) ||
-                                                       TOMP_EV_WANTED(TOMP_EV_TASK_DEPENDENCE))) &&
-                                            tomp_task_deps_met(thr)))) {
+  /* the cheap tests first: a tool shown the dependences sends the task to create at once */
+  if (!cpyfn && !(flags & GOMP_TASK_FLAG_DETACH) &&
+      (!(flags & GOMP_TASK_FLAG_DEPEND) ||
+       (!(observed &&
+          (TOMP_EV_WANTED(TOMP_EV_DEPENDENCES) || TOMP_EV_WANTED(TOMP_EV_TASK_DEPENDENCE))) &&
+        tomp_task_deps_met(thr))) &&
+      tomp_task_runs_at_once(thr, tf)) {
     size_t sz = arg_size > 0 ? (size_t)arg_size : 0;
     if (observed)
       tomp_task_undeferred(thr, fn, data, sz, tf);

@@ -125,8 +125,10 @@ typedef struct kmp_task_red_input {
 #define KMP_ORD_GUIDED_CHUNKED 68
 #define KMP_ORD_RUNTIME 69
 #define KMP_ORD_AUTO 70
+#define KMP_ORD_TRAPEZOIDAL 71
 #define KMP_DISTRIBUTE_STATIC_CHUNKED 91
 #define KMP_DISTRIBUTE_STATIC 92
+#define KMP_NM_OFFSET 128 /* the "nomerge" codes: 161 = 33 + 128, ... */
 #define KMP_SCH_MODIFIER_MONOTONIC (1 << 29)
 #define KMP_SCH_MODIFIER_NONMONOTONIC (1 << 30)
 #define KMP_SCH_WITHOUT_MODIFIERS(s)                                                               \
@@ -148,5 +150,174 @@ static inline kmp_int32 tomp_kmp_gtid(void) {
 
 /* thread.c */
 kmp_int32 __kmpc_global_thread_num(ident_t *loc) TOMP_EXPORT;
+
+/* invoke.c: fn(gtid, btid, argv[0], ..., argv[argc-1]); argv has at least TOMP_KMP_ARGV_MIN
+ * entries (unused ones NULL) whatever argc is. */
+#define TOMP_KMP_ARGV_MIN 4
+void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc,
+                     void **argv) TOMP_HIDDEN;
+
+/* parallel.c: the clauses __kmpc_push_* record for the calling thread's next region (0: no
+ * clause); the region's entry point consumes them. */
+typedef struct tomp_kmp_push {
+  unsigned nthreads; /* num_threads */
+  unsigned bind;     /* proc_bind, TOMP_BIND_* */
+} tomp_kmp_push_t;
+extern __thread tomp_kmp_push_t tomp_kmp_push __attribute__((tls_model("initial-exec")))
+TOMP_HIDDEN;
+
+void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...) TOMP_EXPORT;
+void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads) TOMP_EXPORT;
+void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind) TOMP_EXPORT;
+void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_barrier(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+kmp_int32 __kmpc_bound_thread_num(ident_t *loc) TOMP_EXPORT;
+kmp_int32 __kmpc_bound_num_threads(ident_t *loc) TOMP_EXPORT;
+kmp_int32 __kmpc_global_num_threads(ident_t *loc) TOMP_EXPORT;
+kmp_int32 __kmpc_in_parallel(ident_t *loc) TOMP_EXPORT;
+kmp_int32 __kmpc_ok_to_fork(ident_t *loc) TOMP_EXPORT;
+void __kmpc_begin(ident_t *loc, kmp_int32 flags) TOMP_EXPORT;
+void __kmpc_end(ident_t *loc) TOMP_EXPORT;
+
+/* loop.c: one prototype per integer variant (4: int32, 4u: uint32, 8: int64, 8u: uint64) */
+#define TOMP_KMP_LOOP_PROTOS(suffix, T, ST)                                                        \
+  void __kmpc_for_static_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 schedtype,          \
+                                       kmp_int32 *plast, T *plb, T *pub, ST *pst, ST incr,         \
+                                       ST chunk) TOMP_EXPORT;                                      \
+  void __kmpc_team_static_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 *plast, T *plb,    \
+                                        T *pub, ST *pst, ST incr, ST chunk) TOMP_EXPORT;           \
+  void __kmpc_dist_for_static_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 schedule,      \
+                                            kmp_int32 *plast, T *plb, T *pub, T *pupperD, ST *pst, \
+                                            ST incr, ST chunk) TOMP_EXPORT;                        \
+  void __kmpc_dispatch_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 schedule, T lb, T ub, \
+                                     ST st, ST chunk) TOMP_EXPORT;                                 \
+  int __kmpc_dispatch_next_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 *plast, T *plb,        \
+                                    T *pub, ST *pst) TOMP_EXPORT;                                  \
+  void __kmpc_dispatch_fini_##suffix(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;                    \
+  void __kmpc_dist_dispatch_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 schedule,        \
+                                          kmp_int32 *plast, T lb, T ub, ST st, ST chunk)           \
+      TOMP_EXPORT;
+TOMP_KMP_LOOP_PROTOS(4, kmp_int32, kmp_int32)
+TOMP_KMP_LOOP_PROTOS(4u, kmp_uint32, kmp_int32)
+TOMP_KMP_LOOP_PROTOS(8, kmp_int64, kmp_int64)
+TOMP_KMP_LOOP_PROTOS(8u, kmp_uint64, kmp_int64)
+void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_dispatch_deinit(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+
+/* loop.c: trip count of lb..ub (inclusive) by st, the values widened to 64 bits (sign-extended
+ * for signed variants, zero-extended for unsigned ones); 0 for an empty loop or a zero st. */
+uint64_t tomp_kmp_trip(bool is_signed, uint64_t lb, uint64_t ub, int64_t st) TOMP_HIDDEN;
+
+/* doacross.c: the calling thread's doacross loop between __kmpc_doacross_init and _fini
+ * (ndim 0: none).  dispatch: the loop's __kmpc_dispatch_* calls take their chunks of outer
+ * iterations from the doacross construct, at values dlb + i * dst. */
+#define TOMP_KMP_DX_MAXDIM 16
+typedef struct tomp_kmp_dx {
+  unsigned ndim;
+  bool dispatch;
+  int64_t dlb, dst;
+  int64_t lo[TOMP_KMP_DX_MAXDIM], st[TOMP_KMP_DX_MAXDIM];
+  uint64_t n[TOMP_KMP_DX_MAXDIM];
+} tomp_kmp_dx_t;
+extern __thread tomp_kmp_dx_t tomp_kmp_dx __attribute__((tls_model("initial-exec"))) TOMP_HIDDEN;
+void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32 num_dims,
+                          const kmp_dim_t *dims) TOMP_EXPORT;
+void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec) TOMP_EXPORT;
+void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec) TOMP_EXPORT;
+void __kmpc_doacross_fini(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+
+/* sync.c */
+void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit) TOMP_EXPORT;
+void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit,
+                               uint32_t hint) TOMP_EXPORT;
+void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit) TOMP_EXPORT;
+kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter) TOMP_EXPORT;
+void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_end_master(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_end_single(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_copyprivate(ident_t *loc, kmp_int32 gtid, size_t cpy_size, void *cpy_data,
+                        void (*cpy_func)(void *, void *), kmp_int32 didit) TOMP_EXPORT;
+void *__kmpc_copyprivate_light(ident_t *loc, kmp_int32 gtid, void *cpy_data) TOMP_EXPORT;
+void __kmpc_flush(ident_t *loc) TOMP_EXPORT;
+void __kmpc_ordered(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+
+/* reduce.c */
+kmp_int32 __kmpc_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars, size_t reduce_size,
+                               void *reduce_data, void (*reduce_func)(void *lhs, void *rhs),
+                               kmp_critical_name *lck) TOMP_EXPORT;
+void __kmpc_end_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck) TOMP_EXPORT;
+kmp_int32 __kmpc_reduce(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars, size_t reduce_size,
+                        void *reduce_data, void (*reduce_func)(void *lhs, void *rhs),
+                        kmp_critical_name *lck) TOMP_EXPORT;
+void __kmpc_end_reduce(ident_t *loc, kmp_int32 gtid, kmp_critical_name *lck) TOMP_EXPORT;
+
+/* lock.c: clang's omp_nest_lock_t (8 bytes: a pointer to an API nest lock), the routines
+ * exported as omp_*_nest_lock@VERSION */
+typedef struct kmp_nest_lock {
+  void *lk;
+} kmp_nest_lock_t;
+void tomp_kmp_init_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
+void tomp_kmp_init_nest_lock_with_hint(kmp_nest_lock_t *l, int hint) TOMP_EXPORT;
+void tomp_kmp_destroy_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
+void tomp_kmp_set_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
+void tomp_kmp_unset_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
+int tomp_kmp_test_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
+
+/* threadprivate.c */
+void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *data, size_t size,
+                                  void ***cache) TOMP_EXPORT;
+void *__kmpc_threadprivate(ident_t *loc, kmp_int32 gtid, void *data, size_t size) TOMP_EXPORT;
+void __kmpc_threadprivate_register(ident_t *loc, void *data, void *(*ctor)(void *),
+                                   void *(*cctor)(void *, void *),
+                                   void (*dtor)(void *)) TOMP_EXPORT;
+void __kmpc_threadprivate_register_vec(ident_t *loc, void *data, void *(*ctor)(void *, size_t),
+                                       void *(*cctor)(void *, void *, size_t),
+                                       void (*dtor)(void *, size_t), size_t vec_len) TOMP_EXPORT;
+
+/* api.c: libomp's extension routines (a kmp_affinity_mask_t is a void *) */
+void kmp_set_stacksize(int size) TOMP_EXPORT;
+void kmp_set_stacksize_s(size_t size) TOMP_EXPORT;
+int kmp_get_stacksize(void) TOMP_EXPORT;
+size_t kmp_get_stacksize_s(void) TOMP_EXPORT;
+void kmp_set_blocktime(int ms) TOMP_EXPORT;
+int kmp_get_blocktime(void) TOMP_EXPORT;
+void kmp_set_library(int mode) TOMP_EXPORT;
+void kmp_set_library_serial(void) TOMP_EXPORT;
+void kmp_set_library_turnaround(void) TOMP_EXPORT;
+void kmp_set_library_throughput(void) TOMP_EXPORT;
+int kmp_get_library(void) TOMP_EXPORT;
+void kmp_set_defaults(const char *str) TOMP_EXPORT;
+void kmp_set_disp_num_buffers(int n) TOMP_EXPORT;
+void kmp_set_warnings_on(void) TOMP_EXPORT;
+void kmp_set_warnings_off(void) TOMP_EXPORT;
+void *kmp_malloc(size_t size) TOMP_EXPORT;
+void *kmp_calloc(size_t n, size_t size) TOMP_EXPORT;
+void *kmp_realloc(void *p, size_t size) TOMP_EXPORT;
+void kmp_free(void *p) TOMP_EXPORT;
+void *kmp_aligned_malloc(size_t size, size_t align) TOMP_EXPORT;
+int kmp_get_cancellation_status(int kind) TOMP_EXPORT;
+int kmp_get_affinity_max_proc(void) TOMP_EXPORT;
+void kmp_create_affinity_mask(void **mask) TOMP_EXPORT;
+void kmp_destroy_affinity_mask(void **mask) TOMP_EXPORT;
+int kmp_set_affinity_mask_proc(int proc, void **mask) TOMP_EXPORT;
+int kmp_unset_affinity_mask_proc(int proc, void **mask) TOMP_EXPORT;
+int kmp_get_affinity_mask_proc(int proc, void **mask) TOMP_EXPORT;
+int kmp_set_affinity(void **mask) TOMP_EXPORT;
+int kmp_get_affinity(void **mask) TOMP_EXPORT;
+void *kmpc_malloc(size_t size) TOMP_EXPORT;
+void *kmpc_calloc(size_t n, size_t size) TOMP_EXPORT;
+void *kmpc_realloc(void *p, size_t size) TOMP_EXPORT;
+void kmpc_free(void *p) TOMP_EXPORT;
+void *kmpc_aligned_malloc(size_t size, size_t align) TOMP_EXPORT;
+void kmpc_set_stacksize(int size) TOMP_EXPORT;
+void kmpc_set_stacksize_s(size_t size) TOMP_EXPORT;
+void kmpc_set_blocktime(int ms) TOMP_EXPORT;
+void kmpc_set_library(int mode) TOMP_EXPORT;
+void kmpc_set_defaults(const char *str) TOMP_EXPORT;
+void kmpc_set_disp_num_buffers(int n) TOMP_EXPORT;
 
 #endif

@@ -76,16 +76,24 @@ void tomp_ompt_thread_end_(tomp_thread_t *thr) {
   tomp_ompt_call_leave(q);
 }
 
-/* OpenMP 5.2 sec. 12.8: an initial task reports actual_parallelism 1 and index 1.  The spec
- * lets implicit-task-end pass NULL parallel_data, but for an initial task we pass the same
+/* The actual_parallelism argument of an implicit_task callback (OpenMP 5.2, sec. 19.5.2.11,
+ * ompt_callback_implicit_task_t, as in 5.0): "For initial tasks, that are not closely nested
+ * in a teams construct, this argument is 1. For the implicit-task-end and the
+ * initial-task-end events, this argument is 0." */
+static unsigned parallelism_at(ompt_scope_endpoint_t ep, unsigned n) {
+  return ep == ompt_scope_begin ? n : 0;
+}
+
+/* An initial task reports index 1 and actual_parallelism 1 at begin (above).  The spec lets
+ * implicit-task-end pass NULL parallel_data, but for an initial task we pass the same
  * implicit-parallel-region object as at begin: LLVM's libomp does so, and tools rely on it
  * (Archer 14 frees the region it attached at begin through it and crashes on NULL). */
 void tomp_ompt_initial_task_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   if (ep == ompt_scope_end && thr->ev_single) tomp_ev_single_flush_(thr);
   ompt_callback_implicit_task_t f = CB(implicit_task);
   if (f)
-    TOMP_OMPT_CALL(f, ep, &thr->implicit_parallel_data, &thr->initial_task.task_data, 1, 1,
-                   ompt_task_initial);
+    TOMP_OMPT_CALL(f, ep, &thr->implicit_parallel_data, &thr->initial_task.task_data,
+                   parallelism_at(ep, 1), 1, ompt_task_initial);
 }
 
 /* ---- parallel regions, leagues, implicit and initial tasks ------------------------------- */
@@ -94,13 +102,14 @@ static void parallel_begin(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *e
                            unsigned requested, int flags) {
   ompt_callback_parallel_begin_t f = CB(parallel_begin);
   if (f)
-    TOMP_OMPT_CALL(f, &enc->task_data, &enc->frame, &team->parallel_data, requested, flags,
-                   team->codeptr);
+    TOMP_OMPT_CALL_ON(thr, f, &enc->task_data, &enc->frame, &team->parallel_data, requested, flags,
+                      team->codeptr);
 }
 
 static void parallel_end(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *enc) {
   ompt_callback_parallel_end_t f = CB(parallel_end);
-  if (f) TOMP_OMPT_CALL(f, &team->parallel_data, &enc->task_data, team->ev_flags, team->codeptr);
+  if (f)
+    TOMP_OMPT_CALL_ON(thr, f, &team->parallel_data, &enc->task_data, team->ev_flags, team->codeptr);
 }
 
 static void league(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *enc,
@@ -121,8 +130,8 @@ static void implicit_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   /* a team of one: its implicit task is undeferred too (as ompt_get_task_info says) */
   int flags = team->nthreads == 1 ? ompt_task_implicit | ompt_task_undeferred : ompt_task_implicit;
   if (f)
-    TOMP_OMPT_CALL(f, ep, ep == ompt_scope_begin ? &team->parallel_data : NULL,
-                   &thr->task->task_data, team->nthreads, thr->tid, flags);
+    TOMP_OMPT_CALL_ON(thr, f, ep, ep == ompt_scope_begin ? &team->parallel_data : NULL,
+                      &thr->task->task_data, parallelism_at(ep, team->nthreads), thr->tid, flags);
 }
 
 /* A league's or target region's initial task: its region's parallel_data at end too, as in
@@ -131,8 +140,8 @@ static void initial_task(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_regi
                          unsigned index) {
   ompt_callback_implicit_task_t f = CB(implicit_task);
   if (f)
-    TOMP_OMPT_CALL(f, ep, &rt->parallel_data, &rt->task.task_data, rt->size, index,
-                   ompt_task_initial);
+    TOMP_OMPT_CALL(f, ep, &rt->parallel_data, &rt->task.task_data, parallelism_at(ep, rt->size),
+                   index, ompt_task_initial);
 }
 
 /* ---- synchronisation --------------------------------------------------------------------- */
@@ -162,8 +171,14 @@ static void sync_region(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep,
   ompt_callback_sync_region_t f = wait ? CB(sync_region_wait) : CB(sync_region);
   if (!f) return;
   tomp_task_t *task = thr->task;
-  TOMP_OMPT_CALL(f, sync_kind(state), ep, tomp_ev_parallel_data_of(task), &task->task_data,
-                 codeptr);
+  ompt_sync_region_t kind = sync_kind(state);
+  /* OpenMP 5.2, sec. 19.5.2.13 (ompt_callback_sync_region_t), parallel_data: "The binding of
+   * the parallel_data argument is the current parallel region. For the barrier-end event at
+   * the end of a parallel region this argument is NULL."  (sync_region_wait has that type.) */
+  ompt_data_t *pdata = ep == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel
+                           ? NULL
+                           : tomp_ev_parallel_data_of(task);
+  TOMP_OMPT_CALL_ON(thr, f, kind, ep, pdata, &task->task_data, codeptr);
 }
 
 static void reduction(tomp_thread_t *thr, ompt_scope_endpoint_t ep, const void *codeptr) {
@@ -180,8 +195,8 @@ static void work(tomp_thread_t *thr, tomp_task_t *task, int wstype, ompt_scope_e
                  uint64_t count, const void *codeptr) {
   ompt_callback_work_t f = CB(work);
   if (f)
-    TOMP_OMPT_CALL(f, (ompt_work_t)wstype, ep, tomp_ev_parallel_data_of(task), &task->task_data,
-                   count, codeptr);
+    TOMP_OMPT_CALL_ON(thr, f, (ompt_work_t)wstype, ep, tomp_ev_parallel_data_of(task),
+                      &task->task_data, count, codeptr);
 }
 
 /* gcc gives no address for a section's block: instance.value is the section's number, 1 for
@@ -192,7 +207,8 @@ static void dispatch(tomp_thread_t *thr, tomp_task_t *task, int kind, uint64_t a
   ompt_dispatch_chunk_t c = {a, n};
   ompt_data_t inst = {.ptr = &c};
   if (kind == ompt_dispatch_section) inst.value = a;
-  TOMP_OMPT_CALL(f, tomp_ev_parallel_data_of(task), &task->task_data, (ompt_dispatch_t)kind, inst);
+  TOMP_OMPT_CALL_ON(thr, f, tomp_ev_parallel_data_of(task), &task->task_data, (ompt_dispatch_t)kind,
+                    inst);
 }
 
 /* ---- tasks ------------------------------------------------------------------------------- */
@@ -203,8 +219,8 @@ static void task_create(tomp_thread_t *thr, tomp_task_t *parent, tomp_task_t *ta
                         const void *codeptr) {
   ompt_callback_task_create_t f = CB(task_create);
   if (f)
-    TOMP_OMPT_CALL(f, parent ? &parent->task_data : NULL, parent ? &parent->frame : NULL,
-                   &task->task_data, (int)(task->flags & TASK_FLAG_MASK), has_deps, codeptr);
+    TOMP_OMPT_CALL_ON(thr, f, parent ? &parent->task_data : NULL, parent ? &parent->frame : NULL,
+                      &task->task_data, (int)(task->flags & TASK_FLAG_MASK), has_deps, codeptr);
 }
 
 static void task_schedule(tomp_task_t *prior, int status, tomp_task_t *next) {

@@ -268,15 +268,27 @@ static double now(void) { return (double)tomp_now_ns() * 1e-9; }
 /* The threads finalize walks: core's thread table (thread_table.h), every live thread. */
 #define FOR_EACH_THREAD(t) for (uint32_t gtid_ = 0; ((t) = tomp_thread_next(&gtid_)) != NULL;)
 
+/* Is worker w at a region's closing barrier (leaving it, or waiting there)?  At exit its
+ * barrier end events are still to come: the join waits for parked workers only when
+ * parallel or implicit-task events are wanted (core/event.h, tomp_ev_join). */
+static bool at_closing_barrier(tomp_thread_t *w) {
+  return __atomic_load_n(&w->team_busy, __ATOMIC_ACQUIRE) &&
+         __atomic_load_n(&w->state, __ATOMIC_RELAXED) == ompt_state_wait_barrier_implicit_parallel;
+}
+
 /* Parked workers that reported thread_begin report thread_end on their own threads (the
- * callback should run there). */
+ * callback should run there).  A worker still at a region's closing barrier is given time
+ * (2 s at most for all) to report the barrier's end and park: its end events are the pair
+ * of begins a tool already has (issue 17 B3, tests/ompt_exit_events.c). */
 static void workers_report_end(void) {
   tomp_thread_t *w;
-  FOR_EACH_THREAD(w) {
-    if (w->ompt_type == ompt_thread_worker && __atomic_load_n(&w->ompt_life, __ATOMIC_ACQUIRE) == 1)
-      tomp_worker_request_thread_end(w);
-  }
   double limit = now() + 2.0;
+  FOR_EACH_THREAD(w) {
+    if (w->ompt_type != ompt_thread_worker) continue;
+    while (__atomic_load_n(&w->ompt_life, __ATOMIC_ACQUIRE) == 1 &&
+           !tomp_worker_request_thread_end(w) && at_closing_barrier(w) && now() < limit)
+      sched_yield();
+  }
   FOR_EACH_THREAD(w) {
     while (__atomic_load_n(&w->ompt_end_req, __ATOMIC_ACQUIRE) && now() < limit) sched_yield();
   }
@@ -332,7 +344,8 @@ void tomp_ompt_finalize(void) {
   if (self && __atomic_load_n(&self->ompt_life, __ATOMIC_RELAXED) == 1) {
     if (self->ompt_type == ompt_thread_initial && !self->team && it) {
       if (self->ev_single) tomp_ev_single_flush_(self);
-      it(ompt_scope_end, &self->implicit_parallel_data, &self->initial_task.task_data, 1, 1,
+      /* initial-task-end: actual_parallelism 0 (hooks.c, parallelism_at) */
+      it(ompt_scope_end, &self->implicit_parallel_data, &self->initial_task.task_data, 0, 1,
          ompt_task_initial);
     }
     end_on_behalf(self, te);

@@ -99,6 +99,16 @@ static inline void tomp_ompt_call_leave(tomp_thread_t *t) {
     if (tomp_ompt_call_enter(cq_)) (f)(__VA_ARGS__);                                               \
     tomp_ompt_call_leave(cq_);                                                                     \
   } while (0)
+/* The same from a hook given the calling thread's descriptor (its thr: the event layer calls
+ * every hook on the thread the event happens on, and core has used thr before): no
+ * thread-local load, no test for a thread tomp does not know. */
+#define TOMP_OMPT_CALL_ON(thr, f, ...)                                                             \
+  do {                                                                                             \
+    tomp_thread_t *cq_ = (thr);                                                                    \
+    if (__builtin_expect(cq_ == NULL, 0)) __builtin_unreachable();                                 \
+    if (tomp_ompt_call_enter(cq_)) (f)(__VA_ARGS__);                                               \
+    tomp_ompt_call_leave(cq_);                                                                     \
+  } while (0)
 
 /* Lifecycle (init.c) */
 void tomp_ompt_init(void) TOMP_HIDDEN;

@@ -7,6 +7,7 @@
 #
 # Directives, each on a line of its own in the leading comment of NAME.c:
 #   test-cflags: FLAGS         extra gcc flags (the build is gcc -fopenmp -O1 -g -rdynamic)
+#   test-cc: clang             build with clang-14 instead (LLVM's ABI; 77 if it is missing)
 #   test-timeout: N            seconds per run (default 120)
 #   test-skip-tsan: REASON     not run on the TSan build (a known open problem: say which)
 #   ompt-link-tomp: REASON     link against the build's libgomp.so.1 (tomp), not the system's
@@ -77,7 +78,7 @@ for d in "${DIRS[@]}"; do
       [ ${#RUN_REPEAT[@]} -gt 0 ] || fail "$key before the first ompt-run"
       CHECKS+=("$((${#RUN_REPEAT[@]} - 1))	$key	$val")
       ;;
-    ompt-link-tomp | test-cflags | test-timeout | test-skip-tsan) ;;
+    ompt-link-tomp | test-cflags | test-cc | test-timeout | test-skip-tsan) ;;
     *) fail "unknown directive $key" ;;
   esac
 done
@@ -88,6 +89,10 @@ fi
 
 read -ra cflags <<<"$(value test-cflags)"
 [ -n "$(value ompt-link-tomp)" ] && cflags+=("$TOMP_BUILD/lib/libgomp.so.1")
+if [ "$(value test-cc)" = clang ]; then
+  export OMPT_CC=${CLANG:-clang-14}
+  command -v "$OMPT_CC" >/dev/null || { echo "$OMPT_CC not found"; exit 77; }
+fi
 build "$NAME" "$SRC" "${cflags[@]}" || fail "cannot build $SRC"
 timeout=$(value test-timeout)
 timeout=${timeout:-120}

@@ -8,7 +8,12 @@ if [ "$(basename "$B")" != build ]; then
   echo "tomp-prof is tested on the release build only (TOMP_BUILD=$B)"
   exit 77
 fi
-make -s -C "$ROOT" -j2 prof >/dev/null
+if ! out=$(make -s -C "$ROOT" -j2 prof 2>&1); then
+  echo "$out"
+  # a machine without libdw's headers: the Makefile said what to install
+  grep -q 'apt-get install libdw-dev' <<<"$out" && exit 77
+  exit 1
+fi
 PROF=$ROOT/build/tomp-prof
 W=${TEST_OUT:-$ROOT/build/tests}/$1
 rm -rf "$W"

@@ -14,7 +14,7 @@ grep -q "tomp-prof: wrote .*tomp-prof\.[0-9]*\.dat ([0-9]* samples from 2 thread
 f=$(datafile "$W/b")
 dump "$f"
 t="$f.txt"
-head -1 "$t" | grep -q '^HEADER version=1 hz=200 .*runtime="tomp' || fail "header: $(head -1 "$t")"
+head -1 "$t" | grep -q '^HEADER version=2 hz=200 .*runtime="tomp' || fail "header: $(head -1 "$t")"
 [ "$(count "$t" '$1 == "THREAD"')" = 2 ] || fail "expected 2 THREAD records"
 s0=$(count "$t" '$1 == "SAMPLE" && v["thread"] == 0')
 s1=$(count "$t" '$1 == "SAMPLE" && v["thread"] == 1')

@@ -38,7 +38,7 @@ grep -q '^tomp-prof report: ./fake arg  (pid 1001)  runtime: fake runtime 1.0' "
 grep -q '^4 threads, 7 samples' "$W/text" || fail "thread and sample counts"
 grep -qE '^ +2 +0\.030 +1 +0\.010 +0\.020 +- +fake_creator \(rep_fake\.c:[0-9]+\) < fake_main$' "$W/text" ||
   fail "region table row"
-grep -qE '^1001:1 +4 +0\.040 +0\.010 +0\.030 +75\.0% +0\.010 +5001$' "$W/text" || fail "thread row"
+grep -qE '^1001:1 +4 +0\.040 +0\.010 +0\.030 +75\.0% +0\.000 +0\.010 +5001$' "$W/text" || fail "thread row"
 
 # messages
 "$PROF" report "$W/nothing" >/dev/null 2>"$W/e1" && fail "a missing directory must fail"

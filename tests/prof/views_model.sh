@@ -102,6 +102,7 @@ export HOME=${HOME:-$W}
 pp() { go tool pprof "$@" 2>&1; }
 pp -top "$W/model.pb.gz" >"$W/top.txt"
 pp -top -sample_index=blame "$W/model.pb.gz" >"$W/blame.txt"
+pp -top -sample_index=cpu "$W/model.pb.gz" >"$W/cpu.txt"
 pp -top -tagfocus=thread=1 "$W/model.pb.gz" >"$W/thread1.txt"
 pp -raw "$W/model.pb.gz" >"$W/raw.txt"
 pp -top "$W/empty.pb.gz" >"$W/empty.txt"
@@ -129,11 +130,14 @@ for fn, v in want.items():
 if not any(k.startswith('weird "q" \\ ') for k in rows): fail("pprof lost the escaped name")
 _, rows = top("blame.txt")
 if rows.get("work_a") != (500, 500): fail(f"pprof blame: {rows}")
+_, rows = top("cpu.txt")
+if rows.get("work_a") != (750, 750) or rows.get("omp barrier wait") != (250, 250) or "work_b" in rows:
+    fail(f"pprof cpu: {rows}")
 _, rows = top("thread1.txt")
 if rows.get("work_b") != (500, 500) or rows.get("omp barrier wait") != (750, 750) or "work_a" in rows:
     fail(f"pprof thread=1 focus: {rows}")
 raw = open(f"{W}/raw.txt").read()
-for s in ("samples/count time/nanoseconds[dflt] work/nanoseconds wait/nanoseconds blame/nanoseconds",
+for s in ("samples/count time/nanoseconds[dflt] work/nanoseconds wait/nanoseconds blame/nanoseconds cpu/nanoseconds",
           "PeriodType: time nanoseconds", "Period: 5000000", "thread:[0 index]", "pid:[4242]",
           "/tmp/app  [FN][FL][LN]"):
     if s not in raw: fail(f"pprof -raw lacks {s!r}:\n{raw}")

@@ -22,6 +22,8 @@ for f in lib/libtomp.so lib/tomp/libgomp.so.1 include/tomp/omp.h include/tomp/om
          lib/pkgconfig/tomp.pc; do
   [ -e "$P/$f" ] || bad "make install did not install $f"
 done
+# the OMPD library beside libtomp, where ompd_dll_locations names it (release builds)
+[ -n "$SAN" ] || [ -e "$P/lib/libtompd.so" ] || bad "make install did not install lib/libtompd.so"
 [ -L "$P/lib/tomp/libgomp.so.1" ] && [ "$(readlink -f "$P/lib/tomp/libgomp.so.1")" = "$(readlink -f "$P/lib/libtomp.so")" ] ||
   bad "lib/tomp/libgomp.so.1 is not a symbolic link to lib/libtomp.so"
 soname=$(readelf -d "$P/lib/libtomp.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')

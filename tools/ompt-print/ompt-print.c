@@ -62,7 +62,8 @@ typedef struct task {
   uint64_t id;
   par_t *par;
   int explicit_;  /* created by task_create */
-  int completed;  /* task_schedule with a completing status */
+  int completed;  /* task_schedule with a completing status, or discarded (cancel) */
+  int started;    /* next task of a task_schedule */
   int detached;
 } task_t;
 
@@ -304,6 +305,9 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t *pdata, ompt_
     out("implicit_task_end parallel=%" PRIu64 " task=%" PRIu64 " team_size=%u index=%u "
         "flags=%s",
         par_id(pdata), task_id(tdata), actual, index, fl);
+    /* 5.0 and later: "For the implicit-task-end and the initial-task-end events, this
+     * argument is 0" (actual_parallelism) */
+    if (actual != 0) ERROR("implicit_task_end: actual_parallelism %u, not 0", actual);
     if (!t) {
       ERROR("implicit_task_end: task_data not set at begin");
       return;
@@ -339,6 +343,10 @@ static void sync_common(const char *what, ompt_sync_region_t kind, ompt_scope_en
   if (wait && barrier && (st < ompt_state_wait_barrier || st > ompt_state_wait_barrier_teams))
     ERROR("%s: state %s is not a barrier wait", ev, state_name(st));
   if (strict && !ra) ERROR("%s: codeptr_ra NULL", ev);
+  /* 5.2 (ompt_callback_sync_region_t): "For the barrier-end event at the end of a parallel
+   * region this argument is NULL" (parallel_data) */
+  if (ep == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel && pdata)
+    ERROR("%s: parallel_data not NULL at the end of a parallel region's barrier", ev);
   if (strict && ep == ompt_scope_begin && !wait && kind == ompt_sync_region_barrier_explicit) {
     ompt_frame_t *f;
     get_task_info(0, NULL, NULL, &f, NULL, NULL);
@@ -488,6 +496,8 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t st, ompt_dat
   if (t && st == ompt_task_detach) t->detached = 1;
   if (t && st == ompt_task_late_fulfill && !t->detached)
     ERROR("task_schedule: late_fulfill of task %" PRIu64 " that was not detached", t->id);
+  if (next && next->ptr && st != ompt_task_early_fulfill && st != ompt_task_late_fulfill)
+    __atomic_store_n(&((task_t *)next->ptr)->started, 1, __ATOMIC_RELAXED);
   if (next && st != ompt_task_early_fulfill && st != ompt_task_late_fulfill) {
     ompt_data_t *cur;
     if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || cur != next)
@@ -603,6 +613,15 @@ static void on_cancel(ompt_data_t *tdata, int flags, const void *ra) {
   char fl[128];
   flag_names(fl, sizeof fl, flags, names, 7);
   out("cancel task=%" PRIu64 " flags=%s codeptr=%s", task_id(tdata), fl, sym(ra));
+  /* a discarded task never started (no task_schedule to it); the event is its only end */
+  task_t *t = tdata ? tdata->ptr : NULL;
+  if ((flags & ompt_cancel_discarded_task) && t && t->explicit_) {
+    if (__atomic_load_n(&t->started, __ATOMIC_RELAXED))
+      ERROR("cancel: task %" PRIu64 " discarded after it started", t->id);
+    if (__atomic_add_fetch(&t->completed, 1, __ATOMIC_ACQ_REL) > 1)
+      ERROR("cancel: task %" PRIu64 " discarded after it completed", t->id);
+    __atomic_add_fetch(&tasks_completed, 1, __ATOMIC_RELAXED);
+  }
 }
 
 static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *pdata,

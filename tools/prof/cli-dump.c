@@ -116,12 +116,14 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
   case TP_REC_SAMPLE: {
     const tp_sample_t *s = (const void *)r;
     printf(" thread=%u ts=%llu t=%.3fms state=%s wait_id=0x%llx context=%llu region=%llu region_context=%llu "
-           "team=%u waiting=%u exit=0x%llx enter=0x%llx fflags=0x%x flags=0x%x nframes=%u",
+           "team=%u waiting=%u exit=0x%llx enter=0x%llx fflags=0x%x flags=0x%x interval_ns=%llu cpu_ns=%lld "
+           "nframes=%u",
            s->thread, (unsigned long long)s->ts_ns, (double)(s->ts_ns - t0) / 1e6, state_name(s->state),
            (unsigned long long)s->wait_id, (unsigned long long)s->context,
            (unsigned long long)s->region, (unsigned long long)s->region_context, s->team_size,
            s->team_waiting, (unsigned long long)s->exit_frame, (unsigned long long)s->enter_frame,
-           s->frame_flags, s->flags, s->nframes);
+           s->frame_flags, s->flags, (unsigned long long)s->interval_ns,
+           s->cpu_ns == TP_CPU_UNKNOWN ? -1ll : (long long)s->cpu_ns, s->nframes);
     print_frames(s->frames, s->nframes);
     break;
   }
@@ -139,10 +141,12 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
   case TP_REC_BLAME: {
     const tp_blame_t *b = (const void *)r;
     printf(" thread=%u kind=%u t=%.3fms wait_id=0x%llx samples=%llu context=%llu exit=0x%llx "
-           "enter=0x%llx nframes=%u",
+           "enter=0x%llx wait_ns=%llu acq_codeptr=0x%llx acq_enter=0x%llx acq_flags=0x%x nframes=%u",
            b->thread, b->kind, (double)(b->ts_ns - t0) / 1e6, (unsigned long long)b->wait_id,
            (unsigned long long)b->samples, (unsigned long long)b->context,
-           (unsigned long long)b->exit_frame, (unsigned long long)b->enter_frame, b->nframes);
+           (unsigned long long)b->exit_frame, (unsigned long long)b->enter_frame,
+           (unsigned long long)b->wait_ns, (unsigned long long)b->acq_codeptr,
+           (unsigned long long)b->acq_enter, b->acq_flags, b->nframes);
     print_frames(b->frames, b->nframes);
     break;
   }
@@ -170,8 +174,9 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
     tp_end_t e;
     memset(&e, 0, sizeof e);
     memcpy(&e, r, r->size < sizeof e ? r->size : sizeof e);
-    printf(" t=%.3fms samples=%llu lost=%llu threads=%llu contexts=%llu sample_ns=%llu",
+    printf(" t=%.3fms samples=%llu lost=%llu lost_ns=%llu threads=%llu contexts=%llu sample_ns=%llu",
            (double)(e.end_ns - t0) / 1e6, (unsigned long long)e.samples, (unsigned long long)e.lost,
+           (unsigned long long)e.lost_ns,
            (unsigned long long)e.threads, (unsigned long long)e.contexts,
            (unsigned long long)e.sample_ns);
     if (e.samples) printf(" ns_per_sample=%llu", (unsigned long long)(e.sample_ns / e.samples));

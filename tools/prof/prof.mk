@@ -14,10 +14,31 @@ $(PROF_TOOL_OBJS) $(PROF_CLI_OBJS): ALLCFLAGS += $(PROF_CFLAGS)
 $(B)/libtomp-prof.so: $(PROF_TOOL_OBJS)
 	$(CC) -shared -pthread $(SANFLAGS) -o $@ $(PROF_TOOL_OBJS) -lrt -ldl
 
+# The CLI's report needs elfutils' libdw and zlib headers (Debian libdw-dev, zlib1g-dev).  A
+# machine without them still builds libtomp (and the recording tool): plain `make` says what
+# to install instead of failing; `make prof` fails with that message.  PROF_DEP_HEADERS is
+# what the compiler is asked to find (a test names a missing header to simulate a fresh
+# machine).
+PROF_DEP_HEADERS ?= elfutils/libdw.h elfutils/libdwfl.h zlib.h
+PROF_MISSING := $(strip $(foreach h,$(PROF_DEP_HEADERS),$(if $(shell printf '\043include <%s>\n' '$(h)' | \
+  $(CC) -E -x c - >/dev/null 2>&1 && echo ok),,$(h))))
+PROF_INSTALL_MSG := tomp-prof: cannot build $(B)/tomp-prof: $(PROF_MISSING) not found. \
+  Install elfutils' libdw and zlib headers (Debian/Ubuntu: apt-get install libdw-dev zlib1g-dev; \
+  Fedora: dnf install elfutils-devel zlib-devel); make demo and make check install them. \
+  libtomp is built regardless.
+
 $(B)/tomp-prof: $(PROF_CLI_OBJS)
 	$(CC) -pthread $(SANFLAGS) -o $@ $(PROF_CLI_OBJS) -ldw -lelf -lz -lm
 
+ifeq ($(PROF_MISSING),)
 prof: $(B)/libtomp-prof.so $(B)/tomp-prof
+prof-if-possible: prof
+else
+prof: $(B)/libtomp-prof.so
+	@echo "$(PROF_INSTALL_MSG)" >&2; exit 1
+prof-if-possible: $(B)/libtomp-prof.so
+	@echo "$(PROF_INSTALL_MSG)" >&2
+endif
 
-.PHONY: prof
+.PHONY: prof prof-if-possible
 -include $(PROF_TOOL_OBJS:.o=.d) $(PROF_CLI_OBJS:.o=.d)

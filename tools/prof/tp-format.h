@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #define TP_MAGIC "TOMPPROF" /* 8 bytes, no NUL, at the start of TP_REC_HEADER */
-#define TP_VERSION 1
+#define TP_VERSION 2 /* 2: sample interval and CPU time, acquire site in blame, lost_ns */
 
 typedef struct tp_rec {
   uint32_t type; /* TP_REC_* */
@@ -83,7 +83,13 @@ typedef struct tp_thread_rec {
   uint64_t begin_ns;
 } tp_thread_rec_t;
 
-/* A sample: one timer expiry on one thread.  Weight = 1 / sample_hz seconds. */
+/* A sample: one timer expiry on one thread.  It stands for interval_ns of the thread's wall
+ * time: the time since the thread's previous expiry (or since its timer was armed).  That is
+ * one period normally, more when expiries were merged (timer overruns: the thread was not
+ * running when its timer fired, e.g. on a loaded machine) or the signal came late; an
+ * expiry whose sample could not be written is counted in the END record's lost_ns instead.
+ * So a thread's samples add up to its sampled wall time.  interval_ns 0: unknown (weight
+ * 1 / sample_hz). */
 typedef struct tp_sample {
   tp_rec_t h;
   uint32_t thread;
@@ -101,8 +107,12 @@ typedef struct tp_sample {
   uint32_t flags;        /* TP_SAMPLE_* */
   uint32_t nframes;
   uint32_t pad;
+  uint64_t interval_ns;  /* wall time this sample stands for (see above) */
+  uint64_t cpu_ns;       /* the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over that
+                            interval; TP_CPU_UNKNOWN if it could not be read */
   tp_frame_t frames[];   /* leaf first */
 } tp_sample_t;
+#define TP_CPU_UNKNOWN UINT64_MAX
 enum {
   TP_SAMPLE_LEAF_EXACT = 1, /* frames[0].pc is the interrupted pc, not a return address */
   TP_SAMPLE_TRUNCATED = 2,  /* the unwind stopped at the frame limit */
@@ -126,8 +136,13 @@ typedef struct tp_context {
 } tp_context_t;
 enum { TP_CTX_PARALLEL = 1, TP_CTX_TASK = 2 };
 
-/* Directed blame: `samples` samples were taken while threads waited for wait_id; the
- * holder released it with this stack (taken in the release callback). */
+/* Directed blame: `samples` samples (worth wait_ns of their threads' time) were taken while
+ * threads waited for wait_id; the holder released it with this stack (taken in the release
+ * callback).  acq_codeptr and acq_enter say where the holder acquired it (the runtime call's
+ * return address and the holder's OMPT enter frame then, flags in acq_flags): when the
+ * release stack is shallower than the acquire's and lacks the acquiring function (the holder
+ * released through a tail call: `set; work; unset;` at -O2), the report puts the acquiring
+ * function back on the path. */
 typedef struct tp_blame {
   tp_rec_t h;
   uint32_t thread;       /* the releasing thread */
@@ -140,6 +155,11 @@ typedef struct tp_blame {
   uint64_t enter_frame;
   uint32_t frame_flags;
   uint32_t nframes;
+  uint64_t wait_ns;      /* the waiting samples' intervals summed */
+  uint64_t acq_codeptr;  /* 0 if unknown */
+  uint64_t acq_enter;
+  uint32_t acq_flags;    /* enter flags of acq_enter */
+  uint32_t pad;
   tp_frame_t frames[];   /* leaf first, uncut */
 } tp_blame_t;
 
@@ -194,6 +214,7 @@ typedef struct tp_end {
   uint64_t threads;
   uint64_t sample_ns;    /* total time spent in the sampling handler (cost; 0 if unknown) */
   uint64_t contexts;     /* contexts interned */
+  uint64_t lost_ns;      /* thread time of the lost samples' intervals: not sampled */
 } tp_end_t;
 
 #endif

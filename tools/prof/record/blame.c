@@ -61,7 +61,7 @@ bool tp_blame_holds(const tp_thread_t *t, uint64_t wait_id) {
   return false;
 }
 
-void tp_blame_acquired(tp_thread_t *t, uint64_t wait_id) {
+void tp_blame_acquired(tp_thread_t *t, uint64_t wait_id, const void *codeptr_ra) {
   atomic_store_explicit(&t->wanted, 0, memory_order_relaxed);
   if (!wait_id) return;
   slot_t *s = find(wait_id, 1);
@@ -69,13 +69,22 @@ void tp_blame_acquired(tp_thread_t *t, uint64_t wait_id) {
   tp_held_t *in = NULL;
   for (int i = 0; i < TP_HELD && !in; i++)
     if (!t->held[i].id) in = &t->held[i];
-  if (in) in->id = wait_id; /* its count may hold late samples: charged with this release */
+  if (in) {
+    in->id = wait_id; /* its count may hold late samples: charged with this release */
+    /* where it was acquired, in case the release comes through a tail call (two words of
+     * the task's OMPT frame: no unwinding on this path) */
+    tp_taskinfo_t ti;
+    tp_task_now(&ti);
+    in->acq_codeptr = (uint64_t)(uintptr_t)codeptr_ra;
+    in->acq_enter = ti.enter_frame;
+    in->acq_flags = ti.frame_flags >> 16;
+  }
   /* more than TP_HELD mutexes held at once: nobody is blamed for this one */
   atomic_store_explicit(&s->owner, in, memory_order_release);
 }
 
 /* Signal-safe. */
-void tp_blame_sample(tp_thread_t *t, uint64_t state_wait_id) {
+void tp_blame_sample(tp_thread_t *t, uint64_t state_wait_id, uint64_t interval_ns) {
   uint64_t id = atomic_load_explicit(&t->wanted, memory_order_relaxed);
   if (!id) id = state_wait_id;
   if (!id) return;
@@ -85,6 +94,7 @@ void tp_blame_sample(tp_thread_t *t, uint64_t state_wait_id) {
    * runtime hands it to the next holder, which has not run its acquired callback yet */
   if (!in || (in >= t->held && in < t->held + TP_HELD)) return;
   atomic_fetch_add_explicit(&in->count, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&in->ns, interval_ns, memory_order_relaxed);
 }
 
 void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id) {
@@ -94,6 +104,7 @@ void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id) {
     if (t->held[i].id == wait_id) in = &t->held[i];
   if (!in) return; /* acquired before the tool saw it, or beyond TP_HELD */
   uint64_t n = atomic_exchange_explicit(&in->count, 0, memory_order_relaxed);
+  uint64_t ns = atomic_exchange_explicit(&in->ns, 0, memory_order_relaxed);
   in->id = 0;
   if (!n || atomic_load_explicit(&tp_g.stopped, memory_order_relaxed)) return;
   char buf[sizeof(tp_blame_t) + TP_MAX_FRAMES * sizeof(tp_frame_t)];
@@ -112,5 +123,10 @@ void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id) {
   b->ts_ns = tp_now_ns();
   b->wait_id = wait_id;
   b->samples = n;
+  b->wait_ns = ns;
+  b->acq_codeptr = in->acq_codeptr;
+  b->acq_enter = in->acq_enter;
+  b->acq_flags = in->acq_flags;
+  b->pad = 0;
   tp_buf_put(t, b, b->h.size);
 }

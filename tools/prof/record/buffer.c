@@ -37,6 +37,12 @@ uint64_t tp_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t tp_cpu_ns(void) {
+  struct timespec ts;
+  if (!tp_g.cfg.cpu || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return TP_CPU_UNKNOWN;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void write_all(const void *p, size_t n) {
   const char *c = p;
   while (n > 0 && fd >= 0) {
@@ -407,7 +413,7 @@ void tp_buf_finish(void) {
     pthread_join(writer, NULL);
     writer_running = 0;
   }
-  tp_end_t end = {{TP_REC_END, sizeof end}, 0, 0, 0, 0, 0, 0};
+  tp_end_t end = {{TP_REC_END, sizeof end}, 0, 0, 0, 0, 0, 0, 0};
   static uint64_t hist[TP_HIST];
   uint64_t lost_parked = 0;
   for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) {
@@ -416,6 +422,7 @@ void tp_buf_finish(void) {
     tp_thread_close(t);
     end.samples += t->samples + t->parked_samples;
     end.lost += t->lost;
+    end.lost_ns += t->lost_ns;
     end.sample_ns += t->handler_ns;
     end.threads++;
     for (int i = 0; i < TP_HIST; i++) hist[i] += t->cost_hist[i];

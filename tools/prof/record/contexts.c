@@ -251,15 +251,37 @@ void tp_region_wait_begin(tp_thread_t *t, tp_region_t *r) {
   }
   t->wait_region = r;
   t->wait_gen = (uint32_t)(w >> 32);
+  t->wait_suspended = 0;
+}
+
+/* Takes t's count off its barrier's waiting count (generation-checked). */
+static void wait_uncount(tp_thread_t *t, tp_region_t *r) {
+  uint64_t w = atomic_load(&r->waiting);
+  while ((uint32_t)(w >> 32) == t->wait_gen && (uint32_t)w > 0 &&
+         !atomic_compare_exchange_weak(&r->waiting, &w, w - 1)) {
+  }
 }
 
 void tp_region_wait_end(tp_thread_t *t) {
   tp_region_t *r = t->wait_region;
   if (!r) return;
   t->wait_region = NULL;
+  if (!t->wait_suspended) wait_uncount(t, r);
+  t->wait_suspended = 0;
+}
+
+void tp_region_wait_suspend(tp_thread_t *t) {
+  if (!t->wait_region || t->wait_suspended) return;
+  t->wait_suspended = 1;
+  wait_uncount(t, t->wait_region);
+}
+
+void tp_region_wait_resume(tp_thread_t *t) {
+  tp_region_t *r = t->wait_region;
+  if (!r || !t->wait_suspended) return;
+  t->wait_suspended = 0;
   uint64_t w = atomic_load(&r->waiting);
-  while ((uint32_t)(w >> 32) == t->wait_gen && (uint32_t)w > 0 &&
-         !atomic_compare_exchange_weak(&r->waiting, &w, w - 1)) {
+  while ((uint32_t)(w >> 32) == t->wait_gen && !atomic_compare_exchange_weak(&r->waiting, &w, w + 1)) {
   }
 }
 

@@ -1,8 +1,9 @@
 /* libtomp-prof.so internals: what each module of the recording tool promises the others.
  * The tool sees the runtime only through standard OMPT entry points (it runs on tomp and on
  * LLVM's libomp alike).  Code marked "signal-safe" may run inside the SIGPROF handler: it
- * takes no lock, allocates nothing and makes no system call other than clock_gettime and
- * sem_post. */
+ * takes no lock, allocates nothing and makes no system call other than clock_gettime (the
+ * thread's CPU clock is a real system call, ~0.6 us on the development VM; CLOCK_MONOTONIC is
+ * the vDSO) and sem_post. */
 #ifndef TP_REC_H
 #define TP_REC_H
 
@@ -29,6 +30,7 @@ typedef struct tp_config {
   unsigned hz;
   int trace;
   int stats; /* TOMP_PROF_STATS=1: print the measured costs at the end */
+  int cpu;   /* TOMP_PROF_CPU (default 1): read the thread's CPU clock per sample */
 } tp_config_t;
 
 typedef struct tp_global {
@@ -61,6 +63,10 @@ typedef struct tp_chunk {
 typedef struct tp_held {
   uint64_t id;              /* wait id of the held mutex, 0 = free (owner thread only) */
   _Atomic uint64_t count;   /* samples of threads waiting for it */
+  _Atomic uint64_t ns;      /* their intervals summed */
+  uint64_t acq_codeptr;     /* where the owner acquired it (owner thread only) */
+  uint64_t acq_enter;
+  uint32_t acq_flags;
 } tp_held_t;
 
 typedef struct tp_thread {
@@ -77,6 +83,9 @@ typedef struct tp_thread {
   _Atomic int in_handler;
   _Atomic int closed;    /* thread ended: its chunks were written and freed */
   uint64_t samples, lost; /* written by the handler only */
+  uint64_t lost_ns;         /* intervals of the lost samples */
+  uint64_t last_ns;         /* the previous timer expiry (or arming): start of the next interval */
+  uint64_t last_cpu_ns;     /* the thread's CPU time then */
   uint64_t lost_parked;     /* of lost: a parked sample was already waiting */
   uint64_t parked_samples;  /* parked samples appended later (callback side only) */
   uint64_t handler_ns;   /* time spent in the handler, for the cost report */
@@ -88,6 +97,7 @@ typedef struct tp_thread {
   /* barrier-wait accounting: the region whose waiting counter this thread raised */
   struct tp_region *wait_region;
   uint32_t wait_gen;
+  int wait_suspended;       /* in that barrier, but running an explicit task: not counted */
   struct tp_region *free_regions; /* region structs released by this thread */
   void *memo;              /* contexts.c: recently interned creation paths */
   uint32_t implicit_depth; /* --trace: implicit tasks running on this thread */
@@ -117,6 +127,8 @@ TP_HIDDEN void tp_buf_finish(void);             /* close all threads, MAPS, REGI
 TP_HIDDEN void tp_buf_forked_child(void);       /* drop everything without writing */
 TP_HIDDEN void tp_buf_start_writer(void);
 TP_HIDDEN uint64_t tp_now_ns(void);             /* signal-safe CLOCK_MONOTONIC */
+TP_HIDDEN uint64_t tp_cpu_ns(void);             /* signal-safe: the calling thread's CPU time,
+                                                   TP_CPU_UNKNOWN if unreadable */
 
 /* ---- sampling (sampler.c) ---- */
 /* The current task as the handler and the callbacks see it. */
@@ -164,6 +176,10 @@ TP_HIDDEN void tp_region_done(tp_region_t *r, uint64_t end_ns); /* add to its co
 TP_HIDDEN void tp_ctx_write_regions(void);    /* TP_REC_REGION for each parallel context */
 TP_HIDDEN void tp_region_wait_begin(tp_thread_t *t, tp_region_t *r);
 TP_HIDDEN void tp_region_wait_end(tp_thread_t *t);
+/* A thread that runs an explicit task inside a barrier is working, not waiting: task_schedule
+ * suspends its count while an explicit task runs and resumes it when its implicit task does. */
+TP_HIDDEN void tp_region_wait_suspend(tp_thread_t *t);
+TP_HIDDEN void tp_region_wait_resume(tp_thread_t *t);
 TP_HIDDEN uint32_t tp_region_waiting(const tp_region_t *r); /* signal-safe */
 TP_HIDDEN uint64_t tp_ctx_count(void);
 
@@ -172,10 +188,10 @@ TP_HIDDEN uint64_t tp_ctx_count(void);
 TP_HIDDEN void tp_blame_acquire(tp_thread_t *t, uint64_t wait_id);
 /* Whether t holds the mutex wait_id (a nest lock its task re-acquires). */
 TP_HIDDEN bool tp_blame_holds(const tp_thread_t *t, uint64_t wait_id);
-TP_HIDDEN void tp_blame_acquired(tp_thread_t *t, uint64_t wait_id);
+TP_HIDDEN void tp_blame_acquired(tp_thread_t *t, uint64_t wait_id, const void *codeptr_ra);
 TP_HIDDEN void tp_blame_release(tp_thread_t *t, int kind, uint64_t wait_id);
 /* Signal-safe: a sample of t in a mutex wait state (state_wait_id: ompt_get_state's). */
-TP_HIDDEN void tp_blame_sample(tp_thread_t *t, uint64_t state_wait_id);
+TP_HIDDEN void tp_blame_sample(tp_thread_t *t, uint64_t state_wait_id, uint64_t interval_ns);
 
 /* Explicit tasks keep (context id | TP_TASK_EXPLICIT) in their task_data; implicit and
  * initial tasks keep their region's context id (0 for initial tasks). */

@@ -43,7 +43,8 @@ void tp_task_now(tp_taskinfo_t *ti) {
   }
 }
 
-static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, const ucontext_t *uc) {
+static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, uint64_t interval,
+                        uint64_t cpu, const ucontext_t *uc) {
   ompt_wait_id_t wait_id = 0;
   int state = tp_g.get_state ? tp_g.get_state(&wait_id) : ompt_state_undefined;
   int team = 0;
@@ -66,6 +67,8 @@ static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, const ucon
   s->frame_flags = ti.frame_flags;
   s->flags = 0;
   s->pad = 0;
+  s->interval_ns = interval;
+  s->cpu_ns = cpu;
   if (tp_g.get_parallel_info && tp_g.get_parallel_info(0, &par2, &team) == 2) {
     if (!par) par = par2;
     if (team > 0) s->team_size = (uint32_t)team;
@@ -77,7 +80,7 @@ static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, const ucon
     s->team_waiting = tp_region_waiting(r);
     if (s->team_waiting > s->team_size) s->team_waiting = s->team_size;
   }
-  if (is_mutex_wait(state)) tp_blame_sample(t, wait_id);
+  if (is_mutex_wait(state)) tp_blame_sample(t, wait_id, interval);
   int exact = 0, truncated = 0;
   s->nframes = tp_unwind_sig(t, s->frames, TP_MAX_FRAMES, (uint64_t)uc->uc_mcontext.gregs[REG_RIP],
                              (uint64_t)uc->uc_mcontext.gregs[REG_RSP], &exact, &truncated);
@@ -92,16 +95,25 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
   tp_thread_t *t = tp_self;
   if (!t) goto out;
   atomic_store(&t->in_handler, 1);
+  /* Every expiry closes an interval (the time since the previous one): overruns and late
+   * delivery make it longer than the period; the sample stands for all of it. */
+  uint64_t t0 = tp_now_ns();
+  uint64_t interval = t0 - t->last_ns;
+  t->last_ns = t0;
   if (atomic_load(&tp_g.stopped) || atomic_load_explicit(&tp_g.paused, memory_order_relaxed) ||
       atomic_load_explicit(&t->closed, memory_order_relaxed))
-    goto done;
-  uint64_t t0 = tp_now_ns();
+    goto done; /* paused time is not thread time of the recording */
+  uint64_t cpu_now = tp_cpu_ns(), cpu = TP_CPU_UNKNOWN;
+  if (cpu_now != TP_CPU_UNKNOWN && t->last_cpu_ns != TP_CPU_UNKNOWN && cpu_now >= t->last_cpu_ns)
+    cpu = cpu_now - t->last_cpu_ns;
+  t->last_cpu_ns = cpu_now;
   tp_sample_t *s;
   int parked = atomic_load_explicit(&t->in_write, memory_order_relaxed);
   if (parked) {
     /* interrupted a record being appended: park the sample, the writer appends it */
     if (atomic_load_explicit(&t->pending, memory_order_relaxed)) {
       t->lost++;
+      t->lost_ns += interval;
       t->lost_parked++;
       goto done;
     }
@@ -110,10 +122,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
     s = tp_buf_reserve_sig(t, (uint32_t)TP_SAMPLE_MAX);
     if (!s) {
       t->lost++;
+      t->lost_ns += interval;
       goto done;
     }
   }
-  fill_sample(t, s, t0, ucv);
+  fill_sample(t, s, t0, interval, cpu, ucv);
   atomic_signal_fence(memory_order_release);
   if (parked) {
     atomic_store_explicit(&t->pending, 1, memory_order_relaxed); /* counted when appended */
@@ -149,6 +162,8 @@ void tp_sampler_arm(tp_thread_t *t) {
   sev.sigev_signo = SIGPROF;
   sev._sigev_un._tid = (int)gettid();
   if (timer_create(CLOCK_MONOTONIC, &sev, &t->timer) != 0) return;
+  t->last_ns = tp_now_ns();
+  t->last_cpu_ns = tp_cpu_ns();
   uint64_t period = 1000000000ull / tp_g.cfg.hz;
   /* stagger the first expiry so that the threads of a team are not all hit at once */
   uint64_t first = period + (period / 16) * (t->index % 16);

@@ -5,7 +5,8 @@
  * releases, and with TOMP_PROF_TRACE=1 append trace events.
  *
  * Environment (set by `tomp-prof record`): TOMP_PROF_DIR (default "."), TOMP_PROF_HZ
- * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1); TOMP_PROF_STATS=1 prints the measured
+ * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1), TOMP_PROF_CPU (1, default: CPU time per
+ * sample, one system call in the handler; 0: none); TOMP_PROF_STATS=1 prints the measured
  * costs (handler time per sample, task-creation time) on stderr at the end. */
 #include <errno.h>
 #include <pthread.h>
@@ -41,6 +42,14 @@ static void read_config(void) {
       fprintf(stderr, "tomp-prof: TOMP_PROF_HZ='%s' is not a rate in 1..10000 Hz; using 200\n", v);
     else
       tp_g.cfg.hz = (unsigned)hz;
+  }
+  tp_g.cfg.cpu = 1;
+  v = getenv("TOMP_PROF_CPU");
+  if (v && *v) {
+    if (!strcmp(v, "0"))
+      tp_g.cfg.cpu = 0;
+    else if (strcmp(v, "1"))
+      fprintf(stderr, "tomp-prof: TOMP_PROF_CPU='%s' is neither 0 nor 1; using 1\n", v);
   }
   v = getenv("TOMP_PROF_STATS");
   tp_g.cfg.stats = v && !strcmp(v, "1");
@@ -157,8 +166,13 @@ static void on_task_create(ompt_data_t *enc_task, const ompt_frame_t *enc_frame,
 
 static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
   tp_thread_t *t = tp_self;
-  if (!t || !tracing() || status == ompt_task_early_fulfill || status == ompt_task_late_fulfill)
-    return;
+  if (!t || status == ompt_task_early_fulfill || status == ompt_task_late_fulfill) return;
+  /* a thread inside a barrier that runs an explicit task works (undirected blame) */
+  if (next && (next->value & TP_TASK_EXPLICIT))
+    tp_region_wait_suspend(t);
+  else
+    tp_region_wait_resume(t);
+  if (!tracing()) return;
   if (prior && (prior->value & TP_TASK_EXPLICIT))
     tp_trace_event(t, TP_EV_TASK, TP_PH_END, (uint64_t)(uintptr_t)prior, ctx_of(prior), NULL, status);
   if (next && (next->value & TP_TASK_EXPLICIT))
@@ -215,7 +229,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned hint, unsigned impl,
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra) {
   tp_thread_t *t = tp_self;
   if (!t) return;
-  tp_blame_acquired(t, wait_id); /* even when stopped: ownership must stay consistent */
+  tp_blame_acquired(t, wait_id, codeptr_ra); /* even when stopped: ownership must stay consistent */
   if (!tracing()) return;
   if (!is_test(kind)) tp_trace_event(t, TP_EV_MUTEX_WAIT, TP_PH_END, wait_id, 0, codeptr_ra, kind);
   tp_trace_event(t, TP_EV_MUTEX_HELD, TP_PH_BEGIN, wait_id, 0, codeptr_ra, kind);
@@ -292,10 +306,8 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
   reg(set, ompt_callback_mutex_acquired, on_mutex_acquired);
   reg(set, ompt_callback_mutex_released, on_mutex_released);
   reg(set, ompt_callback_control_tool, on_control_tool);
-  if (tp_g.cfg.trace) {
-    reg(set, ompt_callback_task_schedule, on_task_schedule);
-    reg(set, ompt_callback_work, on_work);
-  }
+  reg(set, ompt_callback_task_schedule, on_task_schedule);
+  if (tp_g.cfg.trace) reg(set, ompt_callback_work, on_work);
   tp_unwind_warmup(); /* its first call may allocate: never let that happen in the handler */
   tp_sampler_install();
   tp_buf_start_writer();

@@ -1,18 +1,26 @@
 /* Metrics: time, work, wait and blame per stack, per thread and per parallel region.
  *
- * Each sample weighs 1/sample_hz seconds of its thread's time.  wait = samples in an OpenMP
- * wait state (barrier, taskwait, taskgroup, lock, critical, atomic, ordered, target), idle,
- * or overhead (the runtime's own bookkeeping: not the user's work); work = everything else
- * (work_serial, work_parallel, work_reduction, undefined).  So work + wait = time.
+ * Each sample weighs the wall time it stands for (interval_ns: the time since its thread's
+ * previous timer expiry, which covers overruns; 1/sample_hz when unknown).  wait = samples in
+ * an OpenMP wait state (barrier, taskwait, taskgroup, lock, critical, atomic, ordered,
+ * target), idle, or overhead (the runtime's own bookkeeping: not the user's work), and
+ * working samples whose leaf side is a runtime wait loop (REP_RTWAIT); work = everything
+ * else (work_serial, work_parallel, work_reduction, undefined).  So work + wait = time.
+ * cpu = the CPU time of the sample's thread over its interval.
  *
  * Blame (technical report §3.2.1) is extra time charged to the code that made others wait;
  * it is not part of time:
- *  - directed: a TP_REC_BLAME record says `samples` samples were taken while threads waited
- *    for a lock / critical / atomic / ordered wait id that this releaser then released:
- *    samples/hz seconds go to the releaser's user-model stack;
+ *  - directed: a TP_REC_BLAME record says `samples` samples (wait_ns of time) were taken
+ *    while threads waited for a lock / critical / atomic / ordered wait id that this releaser
+ *    then released: that time goes to the releaser's user-model stack;
  *  - undirected: a working sample whose team had w of n threads waiting in a barrier
- *    (team_waiting, team_size, n > w) charges (1/hz) * w / (n - w) to its own stack: the
- *    waiting threads' time, shared among the threads still working.
+ *    (team_waiting, team_size, n > w) charges its weight * w / (n - w) to its own stack: the
+ *    waiting threads' time, shared among the threads still working.  A thread that runs an
+ *    explicit task inside a barrier is working: the recorder does not count it in w.  Both the
+ *    waiting and the charges are sampled, and on a loaded machine a sample that stands for a
+ *    long interval (an overrun) may have changed state within it, so per region instance the
+ *    charges are scaled to add up to the barrier wait sampled in that instance: the blame
+ *    charged equals the waiting it explains.
  *
  * Regions: samples are grouped by region_context (the parallel region's creation path);
  * instances and wall time come from TP_REC_REGION.  The format has no thread number within
@@ -93,34 +101,84 @@ static region_acc_t *region(rep_acc_t *a, rep_file_t *f, rep_model_t *m, uint64_
   return r;
 }
 
+/* Per region instance: the barrier wait sampled in it and the raw undirected charges. */
+typedef struct inst {
+  uint64_t id; /* region instance, 0 = empty slot */
+  double wait, raw;
+} inst_t;
+
+static inst_t *inst_slot(inst_t *tab, size_t cap, uint64_t id) {
+  size_t h = (size_t)(id * 0x9e3779b97f4a7c15ull) & (cap - 1);
+  while (tab[h].id && tab[h].id != id) h = (h + 1) & (cap - 1);
+  tab[h].id = id;
+  return &tab[h];
+}
+
+static double sample_weight(const tp_sample_t *s, double period) {
+  return s->interval_ns ? (double)s->interval_ns / 1e9 : period;
+}
+
+static double raw_blame(const tp_sample_t *s, int cls, double w) {
+  if (cls != REP_WORK || !s->team_waiting || s->team_size <= s->team_waiting) return 0;
+  return w * s->team_waiting / (s->team_size - s->team_waiting);
+}
+
+static int barrier_state(uint32_t st) { return st >= 0x010 && st < 0x020; }
+
 static uint32_t thread_of(const rep_file_t *f, uint32_t t) {
   return t < f->nthread_map ? f->thread_map[t] : f->thread_map[0];
 }
 
 void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
   tp_profile_t *p = a->p;
-  double w = 1.0 / (f->hdr->sample_hz ? f->hdr->sample_hz : 200);
+  double period = 1.0 / (f->hdr->sample_hz ? f->hdr->sample_hz : 200);
   uint32_t *buf = rep_alloc(REP_MAX_DEPTH * sizeof *buf);
   region_acc_t *last = NULL;
+  tp_proc_t *pr = &p->procs[f->proc];
+  /* first pass: classes, and per region instance the barrier wait and the raw charges */
+  int *cls_of = rep_alloc((f->nsamples + 1) * sizeof *cls_of);
+  size_t cap = 64;
+  while (cap < 2 * f->nsamples) cap *= 2;
+  inst_t *inst = rep_alloc(cap * sizeof *inst);
+  for (size_t i = 0; i < f->nsamples; i++) {
+    const tp_sample_t *s = f->samples[i];
+    int cls = cls_of[i] = rep_sample_class_full(f, m, s);
+    if (!s->region) continue;
+    double w = sample_weight(s, period);
+    inst_t *in = inst_slot(inst, cap, s->region);
+    if (cls == REP_WAIT && barrier_state(s->state)) in->wait += w;
+    in->raw += raw_blame(s, cls, w);
+  }
   for (size_t i = 0; i < f->nsamples; i++) {
     const tp_sample_t *s = f->samples[i];
     uint32_t t = thread_of(f, s->thread);
-    uint32_t d = rep_sample_stack(f, m, s, buf);
+    int cls = cls_of[i];
+    uint32_t d = rep_sample_stack(f, m, s, cls, buf);
     tp_stack_t *st = rep_stack(m, f->proc, t, buf, d);
-    int cls = rep_sample_class(s);
     int metric = cls == REP_WORK ? TP_M_WORK : TP_M_WAIT;
-    double blame = 0;
-    if (cls == REP_WORK && s->team_waiting && s->team_size > s->team_waiting)
-      blame = w * s->team_waiting / (s->team_size - s->team_waiting);
+    double w = sample_weight(s, period);
+    double cpu = s->cpu_ns != TP_CPU_UNKNOWN ? (double)s->cpu_ns / 1e9 : 0;
+    if (s->cpu_ns != TP_CPU_UNKNOWN) pr->has_cpu = 1;
+    if (w > 1.5 * period) {
+      pr->late++;
+      pr->late_extra += w - period;
+    }
+    double blame = raw_blame(s, cls, w);
+    if (blame > 0) {
+      const inst_t *in = inst_slot(inst, cap, s->region);
+      blame *= in->raw > 0 ? in->wait / in->raw : 0;
+    }
     st->samples++;
     st->v[TP_M_TIME] += w;
     st->v[metric] += w;
     st->v[TP_M_BLAME] += blame;
+    st->v[TP_M_CPU] += cpu;
     tp_thread_t *th = &p->threads[t];
     th->samples++;
     th->v[TP_M_TIME] += w;
     th->v[metric] += w;
     th->v[TP_M_BLAME] += blame;
+    th->v[TP_M_CPU] += cpu;
     if (s->region && s->region_context) {
       region_acc_t *r = last && last->ctx == s->region_context && last->proc == f->proc
                             ? last
@@ -139,8 +197,9 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     uint32_t t = thread_of(f, b->thread);
     uint32_t d = rep_blame_stack(f, m, b, buf);
     tp_stack_t *st = rep_stack(m, f->proc, t, buf, d);
-    st->v[TP_M_BLAME] += w * (double)b->samples;
-    p->threads[t].v[TP_M_BLAME] += w * (double)b->samples;
+    double bl = b->wait_ns ? (double)b->wait_ns / 1e9 : period * (double)b->samples;
+    st->v[TP_M_BLAME] += bl;
+    p->threads[t].v[TP_M_BLAME] += bl;
   }
   for (size_t i = 0; i < f->nregions; i++) {
     const tp_region_rec_t *rr = f->regions[i];
@@ -150,6 +209,8 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     if (rr->max_team > r->max_team) r->max_team = rr->max_team;
   }
   free(buf);
+  free(cls_of);
+  free(inst);
 }
 
 static int same_path(const region_acc_t *x, const tp_region_t *y) {

@@ -128,7 +128,7 @@ static void encode(const tp_profile_t *p, tp_buf_t *b) {
   str_id(&st, ""); /* string_table[0] must be "" */
 
   static const char *const types[][2] = {{"samples", "count"}, {"time", "nanoseconds"},
-      {"work", "nanoseconds"}, {"wait", "nanoseconds"}, {"blame", "nanoseconds"}};
+      {"work", "nanoseconds"}, {"wait", "nanoseconds"}, {"blame", "nanoseconds"}, {"cpu", "nanoseconds"}};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
     value_type(b, &sub, &st, PROFILE_SAMPLE_TYPE, types[i][0], types[i][1]);
   value_type(b, &sub, &st, PROFILE_PERIOD_TYPE, "time", "nanoseconds");
@@ -188,14 +188,15 @@ static void encode(const tp_profile_t *p, tp_buf_t *b) {
     ids = tp_ex_grow(ids, &cap, (size_t)s->depth + 1, sizeof *ids);
     for (uint32_t d = 0; d < s->depth; d++) ids[d] = (uint64_t)s->locs[s->depth - 1 - d] + 1; /* leaf first */
     pb_packed(&sub, SAMPLE_LOCATION_ID, ids, s->depth);
-    uint64_t vals[5] = {s->samples, to_ns(s->v[TP_M_TIME]), to_ns(s->v[TP_M_WORK]),
-                        to_ns(s->v[TP_M_WAIT]), to_ns(s->v[TP_M_BLAME])};
-    /* pb_packed leaves out an empty list, but the value list always has all five entries */
+    enum { NV = 6 };
+    uint64_t vals[NV] = {s->samples, to_ns(s->v[TP_M_TIME]), to_ns(s->v[TP_M_WORK]),
+                         to_ns(s->v[TP_M_WAIT]), to_ns(s->v[TP_M_BLAME]), to_ns(s->v[TP_M_CPU])};
+    /* pb_packed leaves out an empty list, but the value list always has all NV entries */
     size_t bytes = 0;
-    for (int k = 0; k < 5; k++) bytes += varint_size(vals[k]);
+    for (int k = 0; k < NV; k++) bytes += varint_size(vals[k]);
     pb_key(&sub, SAMPLE_VALUE, WT_LEN);
     pb_varint(&sub, bytes);
-    for (int k = 0; k < 5; k++) pb_varint(&sub, vals[k]);
+    for (int k = 0; k < NV; k++) pb_varint(&sub, vals[k]);
     if (s->thread < p->nthreads) {
       const tp_thread_t *th = &p->threads[s->thread];
       label_num(&sub, &sub2, &st, "thread", th->index, "index");

@@ -219,6 +219,7 @@ static void register_proc(tp_profile_t *p, size_t *cap, rep_file_t *f, rep_model
   pr->duration = end_ns > h->start_ns ? (double)(end_ns - h->start_ns) / 1e9 : 0;
   pr->samples = f->end ? f->end->samples : f->nsamples;
   pr->lost = f->end ? f->end->lost : 0;
+  pr->lost_time = f->end ? (double)f->end->lost_ns / 1e9 : 0;
 }
 
 /* Threads: every index named by a THREAD record or used by another record, in index order. */

@@ -12,7 +12,13 @@
  * profile): time = work + wait, where wait is time sampled in an OpenMP wait or idle state
  * and work is everything else.  blame is extra time charged to the stack by blame shifting
  * (directed: lock/critical waits charged to the holder's release path; undirected: barrier
- * idleness charged to the threads still working); it is NOT part of time. */
+ * idleness charged to the threads still working); it is NOT part of time.  cpu is the CPU
+ * time the threads used while those samples were taken (per-thread CPU clock): next to wall
+ * time it tells spinning (cpu ~ time) from blocked or preempted (cpu << time).
+ *
+ * A sample weighs the wall time it stands for: the interval since its thread's previous
+ * timer expiry (one period normally, more after timer overruns on a loaded machine), so a
+ * thread's time adds up to its sampled wall time. */
 #ifndef TP_PROFILE_H
 #define TP_PROFILE_H
 
@@ -20,8 +26,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { TP_M_TIME, TP_M_WORK, TP_M_WAIT, TP_M_BLAME, TP_NMETRIC };
-extern const char *const tp_metric_name[TP_NMETRIC]; /* "time", "work", "wait", "blame" */
+enum { TP_M_TIME, TP_M_WORK, TP_M_WAIT, TP_M_BLAME, TP_M_CPU, TP_NMETRIC };
+/* "time", "work", "wait", "blame", "cpu" */
+extern const char *const tp_metric_name[TP_NMETRIC];
 
 enum { TP_LOC_USER = 0, TP_LOC_OMP = 1, TP_LOC_UNKNOWN = 2 };
 
@@ -62,6 +69,10 @@ typedef struct tp_proc {
   const char *path;    /* data file */
   double duration;     /* seconds recorded */
   uint64_t samples, lost;
+  double lost_time;    /* thread time of the lost samples (not sampled) */
+  uint64_t late;       /* samples that stand for more than 1.5 periods (overruns, late signals) */
+  double late_extra;   /* the time they stand for beyond one period each */
+  int has_cpu;         /* the samples carry CPU time */
 } tp_proc_t;
 
 /* One parallel region call path (all its instances, all processes merged). */

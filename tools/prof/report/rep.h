@@ -86,14 +86,19 @@ typedef struct rep_file {
 #define REP_MAX_DEPTH 1024
 /* The stack of a creation context (memoized in f->ctx); NULL depth 0 for the root. */
 const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32_t *depth);
-/* The user-model stack of a sample (with its `omp idle` / wait / runtime leaf) into out[]
- * (REP_MAX_DEPTH entries), root first; returns the depth. */
-uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, uint32_t *out);
-/* The releaser's user-model stack of a directed-blame record. */
+/* The sample's class (REP_*): its state's, or REP_RTWAIT for a working sample whose leaf
+ * side is a runtime wait loop. */
+int rep_sample_class_full(rep_file_t *f, rep_model_t *m, const tp_sample_t *s);
+/* The user-model stack of a sample of class cls (with its `omp idle` / wait / runtime leaf)
+ * into out[] (REP_MAX_DEPTH entries), root first; returns the depth. */
+uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, int cls,
+                          uint32_t *out);
+/* The releaser's user-model stack of a directed-blame record (with the acquiring function
+ * put back when the release came through a tail call). */
 uint32_t rep_blame_stack(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uint32_t *out);
 
 /* ---- metrics (blame.c) ---- */
-enum { REP_WORK, REP_WAIT, REP_IDLE };
+enum { REP_WORK, REP_WAIT, REP_IDLE, REP_RTWAIT /* waiting in runtime code, state says work */ };
 int rep_state_class(uint32_t state);        /* REP_WORK / REP_WAIT / REP_IDLE (idle counts as wait) */
 int rep_sample_class(const tp_sample_t *s); /* the state's class, libomp's pool wait = idle */
 const char *rep_wait_name(uint32_t state);  /* the synthetic leaf of a wait state, NULL for work */

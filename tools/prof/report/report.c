@@ -10,7 +10,7 @@
 #include "profile.h"
 #include "tomp-prof.h"
 
-const char *const tp_metric_name[TP_NMETRIC] = {"time", "work", "wait", "blame"};
+const char *const tp_metric_name[TP_NMETRIC] = {"time", "work", "wait", "blame", "cpu"};
 tp_view_opts_t tp_view_opts = {TP_M_TIME, 0.5, 0};
 
 typedef int (*view_fn)(const tp_profile_t *, FILE *);

@@ -148,8 +148,46 @@ static uint32_t cut_task(rep_file_t *f, uint64_t context, const tp_frame_t *fr, 
   return cut(f, fr, n, exact0, exit, enter, fflags, out, max, in_rt);
 }
 
-uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, uint32_t *out) {
-  if (rep_sample_class(s) == REP_IDLE) {
+/* Functions whose samples are waiting whatever state the runtime reports: the runtime's own
+ * wait loops (tomp names them: tomp_worker_wait_idle, tomp_barrier_wait, ...) and the C
+ * library calls that block or give the CPU away (sched_yield, futex waits, sleeps). */
+static int waiting_name(const char *fn) {
+  if (strstr(fn, "nowait")) return 0; /* GOMP_loop_end_nowait & co. do not wait */
+  static const char *const words[] = {"wait", "yield", "sleep", "futex", "suspend", "idle", "spin"};
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    if (strstr(fn, words[i])) return 1;
+  return !strcmp(fn, "syscall") || !strncmp(fn, "syscall@", 8) || !strcmp(fn, "pause");
+}
+
+/* Whether the leaf side of the stack, below the last user frame, is the runtime waiting:
+ * a runtime frame on it, and a waiting function (runtime or C library) in the runtime's
+ * part.  libomp, for one, keeps reporting work_parallel while it yields in a barrier after
+ * running tasks; tomp's initial thread reports it while it waits for its workers at a
+ * join.  (A user function calling sched_yield or sleeping is the user's work.) */
+static int runtime_waiting(rep_file_t *f, rep_model_t *m, const tp_sample_t *s) {
+  int rt = 0, wait = 0;
+  int exact0 = (s->flags & TP_SAMPLE_LEAF_EXACT) != 0;
+  const tp_profile_t *p = rep_profile(m);
+  for (uint32_t i = 0; i < s->nframes; i++) {
+    uint64_t a = lookup_addr(s->frames, i, exact0);
+    int c = rep_sym_class(f->sym, a);
+    if (c == REP_CL_USER || c == REP_CL_UNKNOWN) break;
+    if (c == REP_CL_RUNTIME) rt = 1;
+    if (!wait && c != REP_CL_TOOL) wait = waiting_name(p->locs[rep_sym_loc(f->sym, a)].func);
+    if (rt && wait) return 1;
+  }
+  return 0;
+}
+
+int rep_sample_class_full(rep_file_t *f, rep_model_t *m, const tp_sample_t *s) {
+  int cls = rep_sample_class(s);
+  if (cls == REP_WORK && runtime_waiting(f, m, s)) return REP_RTWAIT;
+  return cls;
+}
+
+uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, int cls,
+                          uint32_t *out) {
+  if (cls == REP_IDLE) {
     out[0] = rep_omp_loc(m, "omp idle");
     return 1;
   }
@@ -158,18 +196,42 @@ uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, u
   d += cut_task(f, s->context, s->frames, s->nframes, (s->flags & TP_SAMPLE_LEAF_EXACT) != 0,
                 s->exit_frame, s->enter_frame, s->frame_flags, out + d, REP_MAX_DEPTH - 1 - d,
                 &in_rt);
-  const char *leaf = rep_wait_name(s->state);
+  const char *leaf = cls == REP_RTWAIT ? "omp runtime wait" : rep_wait_name(s->state);
   if (!leaf && in_rt) leaf = "omp runtime";
   if (leaf) out[d++] = rep_omp_loc(m, leaf);
   if (!d) out[d++] = rep_omp_loc(m, "[unknown]");
   return d;
 }
 
+/* A holder that releases through a tail call (`omp_set_lock(l); work(); omp_unset_lock(l);`
+ * at -O2 ends with a jump to omp_unset_lock) is no longer on the stack at its release: the
+ * release stack ends in its caller.  The acquire's call site (acq_codeptr) names it; when
+ * the holder's stack was deeper at the acquire (its enter frame lower) and the release path
+ * lacks the acquiring function, that function goes back on the path, at its acquire line. */
+static uint32_t put_back_acquirer(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uint32_t *out,
+                                  uint32_t from, uint32_t d) {
+  if (!b->acq_codeptr || d >= REP_MAX_DEPTH - 1) return d;
+  uint64_t a = b->acq_codeptr - 1;
+  if (rep_sym_class(f->sym, a) != REP_CL_USER) return d;
+  uint32_t rel_ef = b->frame_flags >> 16;
+  if (b->acq_enter && b->enter_frame &&
+      named_cfa(b->acq_enter, b->acq_flags) >= named_cfa(b->enter_frame, rel_ef))
+    return d; /* released at the same depth or deeper: the release path is whole */
+  uint32_t loc = rep_sym_loc(f->sym, a);
+  const tp_profile_t *p = rep_profile(m);
+  for (uint32_t i = from; i < d; i++)
+    if (!strcmp(p->locs[out[i]].func, p->locs[loc].func)) return d;
+  out[d++] = loc;
+  return d;
+}
+
 uint32_t rep_blame_stack(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uint32_t *out) {
   uint32_t d = splice(f, m, b->context, out);
+  uint32_t from = d;
   int in_rt;
   d += cut_task(f, b->context, b->frames, b->nframes, 0, b->exit_frame, b->enter_frame,
                 b->frame_flags, out + d, REP_MAX_DEPTH - 1 - d, &in_rt);
+  d = put_back_acquirer(f, m, b, out, from, d);
   if (!d) out[d++] = rep_omp_loc(m, "[unknown]");
   return d;
 }

@@ -1,11 +1,11 @@
 /* The text view: everything a terminal reader needs, 100 columns wide.
  *   header        program, runtime, threads, samples (lost), duration, totals
  *   call tree     top-down, user-model stacks of all threads merged by function name;
- *                 columns time, % (of the chosen metric's total), work, wait, blame; nodes
+ *                 columns time, % (of the chosen metric's total), work, wait, cpu, blame; nodes
  *                 below --min-percent of the metric's total are left out (their time still
  *                 counts in their parents)
  *   functions     flat list: self (leaf) and total (anywhere on the stack, once per stack)
- *   threads       per-thread samples, time, work, wait, wait %, blame
+ *   threads       per-thread samples, time, work, wait, wait %, cpu, blame
  *   regions       per parallel region call path: instances, wall, threads, work, wait,
  *                 imbalance (max/mean of the threads' work), call site */
 #include <stdlib.h>
@@ -95,12 +95,13 @@ static void print_tree(FILE *out, node_t *n, int depth, double total, double cut
       hidden++;
       continue;
     }
-    fprintf(out, "%8.3f %6.1f%% %8.3f %8.3f %8.3f  ", c->v[TP_M_TIME], pct(c->v[g_metric], total),
-            c->v[TP_M_WORK], c->v[TP_M_WAIT], c->v[TP_M_BLAME]);
+    fprintf(out, "%8.3f %6.1f%% %8.3f %8.3f %8.3f %8.3f  ", c->v[TP_M_TIME],
+            pct(c->v[g_metric], total), c->v[TP_M_WORK], c->v[TP_M_WAIT], c->v[TP_M_CPU],
+            c->v[TP_M_BLAME]);
     int ind = depth < 24 ? depth : 24;
     if (depth >= 24) fprintf(out, "%*s+%d ", ind * 2 - 4, "", depth);
     else fprintf(out, "%*s", ind * 2, "");
-    print_name(out, c->loc->func, c->loc, WIDTH - 43 - ind * 2);
+    print_name(out, c->loc->func, c->loc, WIDTH - 52 - ind * 2);
     print_tree(out, c, depth + 1, total, cut);
   }
   (void)hidden;
@@ -179,15 +180,16 @@ static void thread_label(const tp_profile_t *p, const tp_thread_t *t, char *buf,
 }
 
 static void print_threads(const tp_profile_t *p, FILE *out) {
-  fprintf(out, "\nThreads (seconds)\n%-16s %8s %8s %8s %8s %6s %8s  %s\n", "thread", "samples",
-          "time", "work", "wait", "wait%", "blame", "tid");
+  fprintf(out, "\nThreads (seconds)\n%-16s %8s %8s %8s %8s %6s %8s %8s  %s\n", "thread", "samples",
+          "time", "work", "wait", "wait%", "cpu", "blame", "tid");
   for (size_t i = 0; i < p->nthreads; i++) {
     const tp_thread_t *t = &p->threads[i];
     char label[64];
     thread_label(p, t, label, sizeof label);
-    fprintf(out, "%-16s %8llu %8.3f %8.3f %8.3f %5.1f%% %8.3f  %lld\n", label,
+    fprintf(out, "%-16s %8llu %8.3f %8.3f %8.3f %5.1f%% %8.3f %8.3f  %lld\n", label,
             (unsigned long long)t->samples, t->v[TP_M_TIME], t->v[TP_M_WORK], t->v[TP_M_WAIT],
-            pct(t->v[TP_M_WAIT], t->v[TP_M_TIME]), t->v[TP_M_BLAME], (long long)t->tid);
+            pct(t->v[TP_M_WAIT], t->v[TP_M_TIME]), t->v[TP_M_CPU], t->v[TP_M_BLAME],
+            (long long)t->tid);
   }
 }
 
@@ -224,13 +226,18 @@ static void print_regions(const tp_profile_t *p, FILE *out) {
   }
 }
 
-static void print_header(const tp_profile_t *p, FILE *out, const double *tot) {
-  uint64_t samples = 0, lost = 0;
-  double dur = 0;
+static void print_header(const tp_profile_t *p, FILE *out, const double *tot, double wait_cpu) {
+  uint64_t samples = 0, lost = 0, late = 0;
+  double dur = 0, lost_time = 0, late_extra = 0;
+  int has_cpu = 0;
   for (size_t i = 0; i < p->nprocs; i++) {
     const tp_proc_t *pr = &p->procs[i];
     samples += pr->samples;
     lost += pr->lost;
+    lost_time += pr->lost_time;
+    late += pr->late;
+    late_extra += pr->late_extra;
+    has_cpu |= pr->has_cpu;
     if (pr->duration > dur) dur = pr->duration;
     if (i < 4)
       fprintf(out, "tomp-prof report: %.60s  (pid %lld%s%.0d)  runtime: %s\n",
@@ -244,26 +251,42 @@ static void print_header(const tp_profile_t *p, FILE *out, const double *tot) {
   fprintf(out, "thread time %.3f s = work %.3f s + wait %.3f s (%.1f%% waiting); blame %.3f s\n",
           tot[TP_M_TIME], tot[TP_M_WORK], tot[TP_M_WAIT], pct(tot[TP_M_WAIT], tot[TP_M_TIME]),
           tot[TP_M_BLAME]);
+  /* every timer period is accounted for: merged expiries weigh their sample, lost ones are
+   * said here */
+  if (late)
+    fprintf(out, "%llu samples stand for more than one period (timer overruns, late signals: a "
+                 "loaded machine): %.3f s weighted in\n",
+            (unsigned long long)late, late_extra);
+  if (lost)
+    fprintf(out, "not sampled: %.3f s of thread time (%llu samples lost)\n", lost_time,
+            (unsigned long long)lost);
+  if (has_cpu)
+    fprintf(out, "cpu %.3f s of %.3f s: work %.3f s on CPU; wait %.3f s on CPU (spinning), %.3f s "
+                 "off CPU (blocked, preempted)\n",
+            tot[TP_M_CPU], tot[TP_M_TIME], tot[TP_M_CPU] - wait_cpu, wait_cpu,
+            tot[TP_M_WAIT] > wait_cpu ? tot[TP_M_WAIT] - wait_cpu : 0);
 }
 
 int tp_view_text(const tp_profile_t *p, FILE *out) {
   g_metric = tp_view_opts.metric >= 0 && tp_view_opts.metric < TP_NMETRIC ? tp_view_opts.metric : TP_M_TIME;
-  double tot[TP_NMETRIC] = {0};
+  double tot[TP_NMETRIC] = {0}, wait_cpu = 0;
   node_t root = {0};
   for (size_t s = 0; s < p->nstacks; s++) {
     const tp_stack_t *st = &p->stacks[s];
     node_t *n = &root;
     for (int m = 0; m < TP_NMETRIC; m++) tot[m] += st->v[m];
+    if (st->v[TP_M_TIME] > 0) wait_cpu += st->v[TP_M_CPU] * st->v[TP_M_WAIT] / st->v[TP_M_TIME];
     for (uint32_t d = 0; d < st->depth; d++) {
       n = child(n, &p->locs[st->locs[d]]);
       for (int m = 0; m < TP_NMETRIC; m++) n->v[m] += st->v[m];
     }
   }
-  print_header(p, out, tot);
+  print_header(p, out, tot, wait_cpu);
   double cut = tot[g_metric] * tp_view_opts.min_percent / 100.0;
   fprintf(out, "\nCall tree (seconds; %% of %s; nodes under %.2g%% hidden)\n", tp_metric_name[g_metric],
           tp_view_opts.min_percent);
-  fprintf(out, "%8s %7s %8s %8s %8s  %s\n", "time", "%", "work", "wait", "blame", "function");
+  fprintf(out, "%8s %7s %8s %8s %8s %8s  %s\n", "time", "%", "work", "wait", "cpu", "blame",
+          "function");
   print_tree(out, &root, 0, tot[g_metric], cut);
   free_tree(root.child);
   print_flat(p, out, tot[g_metric], cut);

@@ -1,0 +1,203 @@
+/* libomp's own API routines (kmp_* and kmpc_*, declared by LLVM's omp.h as extensions) that
+ * programs and LLVM's runtime tests call.  Settings tomp has no counterpart for are kept and
+ * answered back (blocktime, library mode), so a program that sets and reads them sees its
+ * values; what each one does on tomp is in docs/kmp-abi.md.  The ompc_* names are other names
+ * of omp_* routines (src/kmp/aliases.ld). */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmp.h"
+#include "ws.h"
+
+/* ---- stack size: for worker threads not yet created (tomp makes workers on demand) ---- */
+
+TOMP_EXPORT void kmp_set_stacksize_s(size_t size) {
+  tomp_thread();
+  if (size < 16384) {
+    tomp_warn("kmp_set_stacksize: %zu bytes is too small; value unchanged", size);
+    return;
+  }
+  tomp_g.stacksize = size;
+}
+TOMP_EXPORT void kmp_set_stacksize(int size) {
+  kmp_set_stacksize_s(size > 0 ? (size_t)size : 0);
+}
+TOMP_EXPORT size_t kmp_get_stacksize_s(void) {
+  tomp_thread();
+  if (tomp_g.stacksize) return tomp_g.stacksize;
+  /* no setting: the system's default for new threads, which workers get */
+  pthread_attr_t a;
+  size_t size = 0;
+  if (pthread_attr_init(&a) == 0) {
+    pthread_attr_getstacksize(&a, &size);
+    pthread_attr_destroy(&a);
+  }
+  return size;
+}
+TOMP_EXPORT int kmp_get_stacksize(void) {
+  return (int)kmp_get_stacksize_s();
+}
+
+/* ---- blocktime and library mode: kept and answered (tomp's waiting follows
+ * OMP_WAIT_POLICY) ---------------------------------------------------------------------- */
+
+static int blocktime = 200; /* libomp's default, milliseconds */
+static int library = 3;     /* throughput */
+
+TOMP_EXPORT void kmp_set_blocktime(int ms) {
+  __atomic_store_n(&blocktime, ms < 0 ? 0 : ms, __ATOMIC_RELAXED);
+}
+TOMP_EXPORT int kmp_get_blocktime(void) {
+  return __atomic_load_n(&blocktime, __ATOMIC_RELAXED);
+}
+TOMP_EXPORT void kmp_set_library(int mode) {
+  if (mode < 1 || mode > 3) {
+    tomp_warn("kmp_set_library(%d): not serial (1), turnaround (2) or throughput (3); unchanged",
+              mode);
+    return;
+  }
+  __atomic_store_n(&library, mode, __ATOMIC_RELAXED);
+}
+TOMP_EXPORT void kmp_set_library_serial(void) {
+  kmp_set_library(1);
+}
+TOMP_EXPORT void kmp_set_library_turnaround(void) {
+  kmp_set_library(2);
+}
+TOMP_EXPORT void kmp_set_library_throughput(void) {
+  kmp_set_library(3);
+}
+TOMP_EXPORT int kmp_get_library(void) {
+  return __atomic_load_n(&library, __ATOMIC_RELAXED);
+}
+
+TOMP_EXPORT void kmp_set_defaults(const char *str) {
+  static int warned;
+  if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+    tomp_warn("kmp_set_defaults(\"%s\"): ignored (tomp reads its settings from the environment "
+              "at start-up)",
+              str ? str : "");
+}
+TOMP_EXPORT void kmp_set_disp_num_buffers(int n) {
+  (void)n;
+}
+TOMP_EXPORT void kmp_set_warnings_on(void) {}
+TOMP_EXPORT void kmp_set_warnings_off(void) {}
+
+/* ---- memory --------------------------------------------------------------------------- */
+
+TOMP_EXPORT void *kmp_malloc(size_t size) {
+  return malloc(size);
+}
+TOMP_EXPORT void *kmp_calloc(size_t n, size_t size) {
+  return calloc(n, size);
+}
+TOMP_EXPORT void *kmp_realloc(void *p, size_t size) {
+  return realloc(p, size);
+}
+TOMP_EXPORT void kmp_free(void *p) {
+  free(p);
+}
+TOMP_EXPORT void *kmp_aligned_malloc(size_t size, size_t align) {
+  void *p;
+  if (align < sizeof(void *) || (align & (align - 1))) return NULL; /* not a power of two */
+  return posix_memalign(&p, align, size) ? NULL : p;
+}
+
+/* ---- cancellation status (kinds: 1 parallel, 2 loop, 3 sections, 4 taskgroup) ----------- */
+
+TOMP_EXPORT int kmp_get_cancellation_status(int kind) {
+  tomp_thread_t *thr = tomp_thread();
+  if (!tomp_g.cancellation) return 0;
+  switch (kind) {
+  case 1:
+    return tomp_ws_region_cancelled(thr);
+  case 2:
+  case 3:
+    return tomp_ws_cancel_point(thr);
+  default:
+    return 0;
+  }
+}
+
+/* ---- affinity masks: a kmp_affinity_mask_t holds a pointer to a cpu_set_t ------------- */
+
+TOMP_EXPORT int kmp_get_affinity_max_proc(void) {
+  return CPU_SETSIZE;
+}
+TOMP_EXPORT void kmp_create_affinity_mask(void **mask) {
+  cpu_set_t *s = tomp_calloc(1, sizeof *s);
+  *mask = s;
+}
+TOMP_EXPORT void kmp_destroy_affinity_mask(void **mask) {
+  free(*mask);
+  *mask = NULL;
+}
+static cpu_set_t *mask_set(void **mask) {
+  return mask ? *mask : NULL;
+}
+TOMP_EXPORT int kmp_set_affinity_mask_proc(int proc, void **mask) {
+  cpu_set_t *s = mask_set(mask);
+  if (!s || proc < 0 || proc >= CPU_SETSIZE) return -1;
+  CPU_SET(proc, s);
+  return 0;
+}
+TOMP_EXPORT int kmp_unset_affinity_mask_proc(int proc, void **mask) {
+  cpu_set_t *s = mask_set(mask);
+  if (!s || proc < 0 || proc >= CPU_SETSIZE) return -1;
+  CPU_CLR(proc, s);
+  return 0;
+}
+TOMP_EXPORT int kmp_get_affinity_mask_proc(int proc, void **mask) {
+  cpu_set_t *s = mask_set(mask);
+  if (!s || proc < 0 || proc >= CPU_SETSIZE) return -1;
+  return CPU_ISSET(proc, s) != 0;
+}
+TOMP_EXPORT int kmp_set_affinity(void **mask) {
+  cpu_set_t *s = mask_set(mask);
+  if (!s) return -1;
+  return sched_setaffinity(0, sizeof *s, s) ? -1 : 0;
+}
+TOMP_EXPORT int kmp_get_affinity(void **mask) {
+  cpu_set_t *s = mask_set(mask);
+  if (!s) return -1;
+  return sched_getaffinity(0, sizeof *s, s) ? -1 : 0;
+}
+
+/* ---- the kmpc_* spellings (same routines, other names) -------------------------------- */
+
+TOMP_EXPORT void *kmpc_malloc(size_t size) {
+  return malloc(size);
+}
+TOMP_EXPORT void *kmpc_calloc(size_t n, size_t size) {
+  return calloc(n, size);
+}
+TOMP_EXPORT void *kmpc_realloc(void *p, size_t size) {
+  return realloc(p, size);
+}
+TOMP_EXPORT void kmpc_free(void *p) {
+  free(p);
+}
+TOMP_EXPORT void *kmpc_aligned_malloc(size_t size, size_t align) {
+  return kmp_aligned_malloc(size, align);
+}
+TOMP_EXPORT void kmpc_set_stacksize(int size) {
+  kmp_set_stacksize(size);
+}
+TOMP_EXPORT void kmpc_set_stacksize_s(size_t size) {
+  kmp_set_stacksize_s(size);
+}
+TOMP_EXPORT void kmpc_set_blocktime(int ms) {
+  kmp_set_blocktime(ms);
+}
+TOMP_EXPORT void kmpc_set_library(int mode) {
+  kmp_set_library(mode);
+}
+TOMP_EXPORT void kmpc_set_defaults(const char *str) {
+  kmp_set_defaults(str);
+}
+TOMP_EXPORT void kmpc_set_disp_num_buffers(int n) {
+  (void)n;
+}

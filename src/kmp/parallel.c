@@ -1,0 +1,166 @@
+/* Parallel regions of LLVM's ABI: __kmpc_fork_call and the clauses pushed before it,
+ * serialized regions (if(false)), the barrier, and the thread-number queries.  Each region
+ * runs on core's fork/join (tomp_parallel), so OMPT and the other observers see clang's
+ * regions as they see gcc's. */
+#include <stdarg.h>
+
+#include "kmp.h"
+
+__thread tomp_kmp_push_t tomp_kmp_push __attribute__((tls_model("initial-exec")));
+
+/* What every thread of the team needs to call the microtask. */
+typedef struct kmp_region {
+  kmpc_micro fn;
+  int argc;
+  void **argv;
+} kmp_region_t;
+
+static void region_body(void *data) {
+  const kmp_region_t *r = data;
+  tomp_thread_t *thr = tomp_self;
+  kmp_int32 gtid = (kmp_int32)thr->gtid, btid = (kmp_int32)thr->tid;
+  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv);
+}
+
+/* The clauses pushed for the next region, consumed (they apply to one region only). */
+static inline void take_push(unsigned *nthreads, unsigned *bind) {
+  tomp_kmp_push_t *p = &tomp_kmp_push;
+  *nthreads = p->nthreads;
+  *bind = p->bind;
+  p->nthreads = 0;
+  p->bind = 0;
+}
+
+TOMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...) {
+  (void)loc;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  if (tomp_unlikely(argc < 0)) {
+    tomp_warn("__kmpc_fork_call: negative argument count %d, none passed", (int)argc);
+    argc = 0;
+  }
+  void *argv[argc < TOMP_KMP_ARGV_MIN ? TOMP_KMP_ARGV_MIN : argc];
+  va_list ap;
+  va_start(ap, microtask);
+  for (int i = 0; i < argc; i++)
+    argv[i] = va_arg(ap, void *);
+  va_end(ap);
+  for (int i = argc; i < TOMP_KMP_ARGV_MIN; i++)
+    argv[i] = NULL;
+  kmp_region_t r = {microtask, argc, argv};
+  unsigned nthreads, bind;
+  take_push(&nthreads, &bind);
+  if (tomp_listening())
+    tomp_parallel(region_body, &r, tomp_team_size(thr, nthreads, true), bind);
+  else
+    tomp_parallel_quiet(region_body, &r, nthreads, bind);
+}
+
+TOMP_EXPORT void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads) {
+  (void)loc, (void)gtid;
+  /* OpenMP 5.2 10.1.2: the num_threads expression must be positive; a bad one gets the
+   * default rather than a crash */
+  if (tomp_unlikely(num_threads <= 0)) {
+    tomp_warn("num_threads(%d) is not positive; using the default", (int)num_threads);
+    num_threads = 0;
+  }
+  tomp_thread();
+  tomp_kmp_push.nthreads = (unsigned)num_threads;
+}
+
+TOMP_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind) {
+  (void)loc, (void)gtid;
+  /* LLVM's kmp_proc_bind_t: false, true, primary (master), close, spread share OpenMP's
+   * values; intel (5) and default (6) mean no clause. */
+  tomp_kmp_push.bind = proc_bind >= 0 && proc_bind <= TOMP_BIND_SPREAD ? (unsigned)proc_bind : 0;
+}
+
+static void serialized_none(void *data) {
+  (void)data;
+}
+
+/* if(false): a team of one whose body the program runs itself, between these two calls. */
+TOMP_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  unsigned nthreads, bind;
+  take_push(&nthreads, &bind);
+  if (tomp_listening()) {
+    thr->ev_requested = nthreads ? nthreads : thr->task->icv.nthreads;
+    thr->ev_fork_flags = ompt_parallel_invoker_program;
+  }
+  tomp_fork(serialized_none, NULL, 1, bind, NULL, NULL);
+  /* the program, not tomp, calls the body: no runtime frame separates it from the caller */
+  if (tomp_listening()) thr->task->frame.exit_frame.ptr = NULL;
+}
+
+TOMP_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+  TOMP_ENTRY(tomp_self);
+  tomp_join();
+}
+
+/* The barrier serves explicit barriers and the implicit ones at the end of worksharing
+ * constructs: ident_t's flags tell which (OMPT reports them as different kinds). */
+static int barrier_kind(const ident_t *loc) {
+  if (loc && (loc->flags & KMP_IDENT_BARRIER_IMPL))
+    return ompt_state_wait_barrier_implicit_workshare;
+  return ompt_state_wait_barrier_explicit;
+}
+
+static TOMP_OBSERVED_TWIN void barrier_observed(const void *ra, void *fp, ident_t *loc) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  if (!thr->team) {
+    if (tomp_listening()) tomp_ev_serial_barrier_(thr, thr->codeptr);
+    return;
+  }
+  tomp_barrier_wait(thr, barrier_kind(loc), false);
+}
+
+TOMP_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid) {
+  (void)gtid;
+  TOMP_OBSERVED_PATH_THR(thr, barrier_observed, loc);
+  if (thr->team) tomp_barrier_wait_quiet(thr, barrier_kind(loc), false);
+}
+
+/* ---- thread numbers and team queries -------------------------------------------------- */
+
+TOMP_EXPORT kmp_int32 __kmpc_bound_thread_num(ident_t *loc) {
+  (void)loc;
+  return (kmp_int32)tomp_thread()->tid;
+}
+
+TOMP_EXPORT kmp_int32 __kmpc_bound_num_threads(ident_t *loc) {
+  (void)loc;
+  tomp_team_t *team = tomp_thread()->team;
+  return team ? (kmp_int32)team->nthreads : 1;
+}
+
+/* Threads the runtime knows (libomp: __kmp_all_nth), here the numbers handed out. */
+TOMP_EXPORT kmp_int32 __kmpc_global_num_threads(ident_t *loc) {
+  (void)loc;
+  tomp_thread();
+  return (kmp_int32)tomp_thread_count();
+}
+
+TOMP_EXPORT kmp_int32 __kmpc_in_parallel(ident_t *loc) {
+  (void)loc;
+  tomp_team_t *team = tomp_thread()->team;
+  return team && team->active_level > 0;
+}
+
+TOMP_EXPORT kmp_int32 __kmpc_ok_to_fork(ident_t *loc) {
+  (void)loc;
+  return 1;
+}
+
+/* Library start and end markers some compilers emit: tomp initialises when loaded and
+ * finalises at exit, so there is nothing to do. */
+TOMP_EXPORT void __kmpc_begin(ident_t *loc, kmp_int32 flags) {
+  (void)loc, (void)flags;
+}
+TOMP_EXPORT void __kmpc_end(ident_t *loc) {
+  (void)loc;
+}

@@ -1,0 +1,162 @@
+/* Synchronisation constructs of LLVM's ABI: critical, master/masked, single and copyprivate,
+ * flush, ordered and doacross.
+ *
+ * A critical section's name is a kmp_critical_name the program holds once per name: 32
+ * zeroed bytes.  Its first 4 bytes are tomp's lock word (core/lock.h) in place, as gcc's
+ * name slot is: zero is already the unlocked state, so a name costs no allocation, no lazy
+ * pointer to publish and no lookup.  Hints (critical_with_hint) are advisory (OpenMP 5.2
+ * 15.1: a hint does not change semantics); tools are told the hint. */
+#include "kmp.h"
+#include "lock.h"
+#include "ws.h"
+
+_Static_assert(sizeof(kmp_critical_name) >= sizeof(uint32_t), "a lock word fits in the name");
+
+static inline uint32_t *crit_word(kmp_critical_name *crit) {
+  return (uint32_t *)(void *)crit;
+}
+
+/* ---- critical ----------------------------------------------------------------------------- */
+
+static TOMP_OBSERVED_TWIN void critical_observed(const void *ra, void *fp, uint32_t *w,
+                                                 unsigned hint) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  tomp_ev_mutex_acquire(thr, TOMP_MUTEX_CRITICAL, hint, w);
+  tomp_lockword_acquire(w, ompt_state_wait_critical);
+  tomp_ev_mutex_acquired(thr, TOMP_MUTEX_CRITICAL, w);
+}
+
+static TOMP_OBSERVED_TWIN void end_critical_observed(const void *ra, void *fp, uint32_t *w) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  tomp_lockword_release(w);
+  tomp_ev_mutex_released(thr, TOMP_MUTEX_CRITICAL, w);
+}
+
+TOMP_EXPORT void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit) {
+  (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(critical_observed, crit_word(crit), 0);
+  tomp_lockword_acquire(crit_word(crit), ompt_state_wait_critical);
+}
+
+TOMP_EXPORT void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit,
+                                           uint32_t hint) {
+  (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(critical_observed, crit_word(crit), hint);
+  tomp_lockword_acquire(crit_word(crit), ompt_state_wait_critical);
+}
+
+TOMP_EXPORT void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit) {
+  (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(end_critical_observed, crit_word(crit));
+  tomp_lockword_release(crit_word(crit));
+}
+
+/* ---- master / masked ------------------------------------------------------------------ */
+
+/* OpenMP 5.2 10.5: the filter selects a thread number of the binding team; outside a team
+ * the one thread is number 0. */
+TOMP_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter) {
+  (void)loc, (void)gtid;
+  return tomp_thread()->tid == (unsigned)filter;
+}
+TOMP_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+}
+
+TOMP_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+  return tomp_thread()->tid == 0;
+}
+TOMP_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+}
+
+/* ---- single and copyprivate ------------------------------------------------------------ */
+
+static TOMP_OBSERVED_TWIN kmp_int32 single_observed(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  return tomp_single_start(thr);
+}
+
+TOMP_EXPORT kmp_int32 __kmpc_single(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH_THR(thr, single_observed);
+  return tomp_single_start_quiet(thr);
+}
+
+/* The executor leaves the block: its work-end event, which gcc's ABI never shows (core
+ * defers it to the executor's next event; here the call says when). */
+TOMP_EXPORT void __kmpc_end_single(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+  if (tomp_listening()) {
+    tomp_thread_t *thr = tomp_thread();
+    TOMP_ENTRY(thr);
+    tomp_ev_single_flush_(thr);
+  }
+}
+
+/* After a single with copyprivate every thread calls this; didit says which one executed
+ * the block.  The others copy from its variables with cpy_func(own, executor's), and nobody
+ * leaves before all have copied: two barriers around the copy (the second replaces the
+ * construct's own, which the compiler leaves out). */
+TOMP_EXPORT void __kmpc_copyprivate(ident_t *loc, kmp_int32 gtid, size_t cpy_size, void *cpy_data,
+                                    void (*cpy_func)(void *, void *), kmp_int32 didit) {
+  (void)loc, (void)gtid, (void)cpy_size;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_team_t *team = thr->team;
+  if (!team || team->nthreads == 1) return;
+  if (didit) team->scratch = cpy_data;
+  tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, false);
+  if (!didit) cpy_func(cpy_data, team->scratch);
+  tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, false);
+}
+
+/* Newer clangs: the executor passes its data (the others NULL) and every thread gets the
+ * executor's back after one barrier; the compiler copies and adds the closing barrier. */
+TOMP_EXPORT void *__kmpc_copyprivate_light(ident_t *loc, kmp_int32 gtid, void *cpy_data) {
+  (void)loc, (void)gtid;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_team_t *team = thr->team;
+  if (!team || team->nthreads == 1) return cpy_data;
+  if (cpy_data) team->scratch = cpy_data;
+  tomp_barrier_wait(thr, ompt_state_wait_barrier_implicit_workshare, false);
+  return team->scratch;
+}
+
+/* ---- flush -------------------------------------------------------------------------------- */
+
+TOMP_EXPORT void __kmpc_flush(ident_t *loc) {
+  (void)loc;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* ---- ordered ------------------------------------------------------------------------------ */
+
+static TOMP_OBSERVED_TWIN void ordered_observed(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  tomp_ordered_start(thr);
+}
+
+TOMP_EXPORT void __kmpc_ordered(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH_THR(thr, ordered_observed);
+  if (thr->team && thr->team->nthreads > 1) tomp_ordered_start(thr); /* alone: always our turn */
+}
+
+static TOMP_OBSERVED_TWIN void end_ordered_observed(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  tomp_ordered_end(thr);
+}
+
+/* Without a tool nothing to do: the turn passes when the thread takes its next chunk. */
+TOMP_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(end_ordered_observed);
+}

@@ -1,0 +1,99 @@
+/* Dependences of LLVM's ABI: kmp_depend_info arrays (kmp.h) translated into core's
+ * (tomp_depend_t, OpenMP's kinds).  The noalias lists carry no ordering (clang passes none;
+ * libomp ignores them too).
+ *
+ * omp_all_memory (OpenMP 5.2, 15.9.5: a dependence on every storage location) has no place in
+ * core's table.  A task with it depends on every earlier sibling that has dependences, and
+ * every later sibling with dependences depends on it; tomp gets both by waiting for all
+ * earlier siblings (a taskwait) and then running the task at once, so that later siblings
+ * are created after it has completed.  Conforming, if more serial than it needs to be. */
+#include <stdlib.h>
+
+#include "ktask.h"
+
+#define STACK_DEPS 16
+
+/* core's kind of a kmp_depend_info's flags; -1: omp_all_memory */
+static int dep_kind(uint8_t f) {
+  if (f & KMP_DEP_ALL) return -1;
+  if (f & KMP_DEP_MTX) return TOMP_DEP_MUTEXINOUTSET;
+  if (f & KMP_DEP_SET) return TOMP_DEP_INOUTSET;
+  if ((f & (KMP_DEP_IN | KMP_DEP_OUT)) == KMP_DEP_IN) return TOMP_DEP_IN;
+  if ((f & (KMP_DEP_IN | KMP_DEP_OUT)) == KMP_DEP_OUT) return TOMP_DEP_OUT;
+  return TOMP_DEP_INOUT; /* in|out; clang's `out` is this too */
+}
+
+/* Translate n entries into buf (or a heap array the caller frees, *out != buf); *all says
+ * whether one was omp_all_memory (then it is left out).  Returns the count. */
+static size_t translate(const kmp_depend_info_t *in, kmp_int32 n, tomp_depend_t *buf,
+                        tomp_depend_t **out, bool *all) {
+  size_t m = n > 0 ? (size_t)n : 0, k = 0;
+  tomp_depend_t *d = m <= STACK_DEPS ? buf : tomp_malloc(m * sizeof *d);
+  *all = false;
+  for (size_t i = 0; i < m; i++) {
+    int kind = dep_kind(in[i].flags);
+    if (kind < 0) {
+      *all = true;
+      continue;
+    }
+    d[k].addr = (void *)in[i].base_addr;
+    d[k].kind = kind;
+    k++;
+  }
+  *out = d;
+  return k;
+}
+
+TOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task,
+                                                kmp_int32 ndeps, kmp_depend_info_t *dep_list,
+                                                kmp_int32 ndeps_noalias,
+                                                kmp_depend_info_t *noalias_dep_list) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_depend_t buf[STACK_DEPS], *d;
+  bool all;
+  size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d, &all);
+  if (tomp_unlikely(all)) {
+    tomp_taskwait(thr);
+    new_task = tomp_kmp_task_unstage(thr, new_task, 0);
+    tomp_task_t *ct = tomp_kmp_thdr(new_task)->core;
+    if (ct) ct->flags |= TOMP_TASK_UNDEFERRED;
+    n = 0;
+  }
+  tomp_kmp_task_submit(thr, new_task, d, n);
+  if (d != buf) free(d);
+  return 0;
+}
+
+static void wait_deps(tomp_thread_t *thr, kmp_int32 ndeps, kmp_depend_info_t *dep_list) {
+  tomp_depend_t buf[STACK_DEPS], *d;
+  bool all;
+  size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d, &all);
+  if (all)
+    tomp_taskwait(thr);
+  else
+    tomp_taskwait_deps(thr, d, n);
+  if (d != buf) free(d);
+}
+
+/* an if(0) task's dependences (before __kmpc_omp_task_begin_if0), and clang 14's
+ * `taskwait depend(...)` */
+TOMP_EXPORT void __kmpc_omp_wait_deps(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps,
+                                      kmp_depend_info_t *dep_list, kmp_int32 ndeps_noalias,
+                                      kmp_depend_info_t *noalias_dep_list) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  wait_deps(thr, ndeps, dep_list);
+}
+
+/* `taskwait depend(...) [nowait]` of newer clangs.  With nowait the construct is an empty
+ * task with those dependences (OpenMP 5.2, 15.5); waiting for them instead is a stricter
+ * order of the same siblings, so the same wait serves both. */
+TOMP_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t *loc, kmp_int32 gtid, kmp_int32 ndeps,
+                                             kmp_depend_info_t *dep_list, kmp_int32 ndeps_noalias,
+                                             kmp_depend_info_t *noalias_dep_list,
+                                             kmp_int32 has_no_wait) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  wait_deps(thr, ndeps, dep_list);
+}
