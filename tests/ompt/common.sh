@@ -14,10 +14,14 @@ gcc -O1 -g -Wall -Wextra -Werror -shared -fPIC -I"$ROOT/include" \
   "$ROOT/tools/ompt-print/ompt-print.c" -o "$TOOL" -ldl
 
 # build NAME SRC [extra gcc args]: an OpenMP program, exporting its symbols so the tool can
-# name codeptr_ra.
+# name codeptr_ra.  BUILD_CC=clang-14: LLVM's ABI, with clang's own omp.h.
 build() {
   local name=$1 src=$2; shift 2
-  gcc -fopenmp -O1 -g -rdynamic -I"$ROOT/include" "$src" -o "$W/$name" "$@"
+  if [ "${BUILD_CC:-gcc}" = gcc ]; then
+    gcc -fopenmp -O1 -g -rdynamic -I"$ROOT/include" "$src" -o "$W/$name" "$@"
+  else
+    "$BUILD_CC" -fopenmp -O1 -g -rdynamic -idirafter "$ROOT/include" "$src" -o "$W/$name" "$@"
+  fi
 }
 
 # on_tomp ENV... -- CMD: run with tomp as libgomp.so.1
