@@ -13,9 +13,10 @@ LOGDIR=build/check
 # gcc-12 brings the sanitizer runtimes (libtsan2, libasan8, libubsan1) through libgcc-12-dev;
 # binutils: objdump, readelf; pkgconf: the install scenario; gfortran: Fortran entry points;
 # g++: header checks in C++; llvm-14-tools (FileCheck) and libomp-14-dev (LLVM's libomp and
-# omp-tools.h): the OMPT tests and scenarios; util-linux: taskset; libdw-dev, zlib1g-dev: tomp-prof.
+# omp-tools.h): the OMPT tests and scenarios; util-linux: taskset; libdw-dev, zlib1g-dev: tomp-prof;
+# clang-14: the clang builds of the tests (LLVM's ABI), validated on libomp-14-dev's libomp.
 DEBS="gcc g++ make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1
-      llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev golang-go chromium"
+      llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev golang-go chromium clang-14"
 
 source tools/debs.sh
 # shellcheck disable=SC2086
