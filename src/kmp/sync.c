@@ -168,3 +168,4 @@ TOMP_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
   TOMP_OBSERVED_PATH(end_ordered_observed);
 }
+
