@@ -1,7 +1,9 @@
 /* OpenMP allocators: predefined allocators, every trait, pool accounting and exhaustion with
  * each fallback (default_mem_fb, null_fb, allocator_fb, abort_fb in a child process),
  * alignment, calloc zeroing, realloc, def-allocator-var (inherited by implicit tasks, private
- * to each task), and invalid traits giving omp_null_allocator. */
+ * to each task), and invalid traits giving omp_null_allocator.
+ * test-libomp-fails: libomp 14 returns NULL for omp_high_bw_mem_alloc without high-bandwidth memory
+ */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
