@@ -1,7 +1,6 @@
 /* The allocate clause (gcc: GOMP_alloc/GOMP_free) on private and firstprivate variables of
  * parallel regions, with predefined and user allocators and the align modifier.
- * test-gcc-only: the allocate clause's allocator() and align() modifiers need clang 15
- */
+ * test-gcc-only: clang 14 rejects the allocate clause's allocator modifier */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>

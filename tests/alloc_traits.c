@@ -2,8 +2,7 @@
  * each fallback (default_mem_fb, null_fb, allocator_fb, abort_fb in a child process),
  * alignment, calloc zeroing, realloc, def-allocator-var (inherited by implicit tasks, private
  * to each task), and invalid traits giving omp_null_allocator.
- * test-libomp-fails: libomp 14 returns NULL for omp_high_bw_mem_alloc without high-bandwidth memory
- */
+ * test-no-libomp: libomp 14 aborts (assertion at kmp_alloc.cpp:1665) */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>

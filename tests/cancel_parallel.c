@@ -3,8 +3,7 @@
  * point, queued tasks of the region are discarded, and the next region is not cancelled.
  * test-env: OMP_CANCELLATION=true
  * NOTE: needs OMP_CANCELLATION parsed into tomp_g.cancellation (environment module).
- * test-libomp-fails: libomp 14 does not finish it (killed by the timeout here)
- */
+ * test-no-libomp: libomp 14 does not finish it (hangs, seen here) */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,8 +3,7 @@
  * encountering task goes on, final/included tasks and omp_in_final, mergeable, untied,
  * taskyield, big and over-aligned argument blocks (cpyfn via a VLA), tasks completed by the
  * implicit barrier and by an explicit barrier.
- * test-gcc-only: clang rejects a variably-modified array in a task's firstprivate
- */
+ * test-gcc-only: clang 14 rejects firstprivate of a variable-length array on task */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

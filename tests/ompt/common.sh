@@ -13,15 +13,14 @@ TOOL=$W/libompt-print.so
 gcc -O1 -g -Wall -Wextra -Werror -shared -fPIC -I"$ROOT/include" \
   "$ROOT/tools/ompt-print/ompt-print.c" -o "$TOOL" -ldl
 
-# build NAME SRC [extra compiler args]: an OpenMP program, exporting its symbols so the tool
-# can name codeptr_ra.  OMPT_CC=clang-14 builds it with clang (LLVM's ABI, libomp.so.5: tomp
-# in $TOMP_BUILD/lib too), with clang's omp.h and tomp's include/ for what clang lacks.
+# build NAME SRC [extra gcc args]: an OpenMP program, exporting its symbols so the tool can
+# name codeptr_ra.  BUILD_CC=clang-14: LLVM's ABI, with clang's own omp.h.
 build() {
   local name=$1 src=$2; shift 2
-  if [ "${OMPT_CC:-gcc}" = gcc ]; then
+  if [ "${BUILD_CC:-gcc}" = gcc ]; then
     gcc -fopenmp -O1 -g -rdynamic -I"$ROOT/include" "$src" -o "$W/$name" "$@"
   else
-    "$OMPT_CC" -fopenmp -O1 -g -rdynamic -idirafter "$ROOT/include" "$src" -o "$W/$name" "$@"
+    "$BUILD_CC" -fopenmp -O1 -g -rdynamic -idirafter "$ROOT/include" "$src" -o "$W/$name" "$@"
   fi
 }
 
