@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <time.h>
 
 #include "internal.h"
@@ -40,29 +39,6 @@ void tomp_fatal(const char *fmt, ...) {
   vmsg("fatal: ", fmt, ap);
   va_end(ap);
   abort();
-}
-
-void tomp_error_directive(tomp_thread_t *thr, bool fatal, const char *msg, size_t len) {
-  static const char head[] = "tomp: error directive encountered";
-  if (tomp_listening()) tomp_ev_error_(thr, fatal ? ompt_fatal : ompt_warning, msg, len);
-  struct iovec v[4];
-  int n = 0;
-  v[n].iov_base = (void *)head;
-  v[n++].iov_len = sizeof head - 1;
-  if (msg) {
-    if (len == (size_t)-1) len = strlen(msg);
-    v[n].iov_base = (void *)": ";
-    v[n++].iov_len = 2;
-    v[n].iov_base = (void *)msg;
-    v[n++].iov_len = len;
-  }
-  v[n].iov_base = (void *)"\n";
-  v[n++].iov_len = 1;
-  fflush(stdout); /* keep the program's own output ahead of the message */
-  ssize_t r = writev(2, v, n);
-  (void)r;
-  /* severity(fatal): the implementation terminates the program */
-  if (fatal) exit(EXIT_FAILURE);
 }
 
 void *tomp_malloc(size_t n) {

@@ -256,6 +256,7 @@ void *__kmpc_copyprivate_light(ident_t *loc, kmp_int32 gtid, void *cpy_data) TOM
 void __kmpc_flush(ident_t *loc) TOMP_EXPORT;
 void __kmpc_ordered(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
 void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_error(ident_t *loc, int severity, const char *message) TOMP_EXPORT;
 
 /* reduce.c */
 kmp_int32 __kmpc_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars, size_t reduce_size,
