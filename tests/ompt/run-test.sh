@@ -7,7 +7,6 @@
 #
 # Directives, each on a line of its own in the leading comment of NAME.c:
 #   test-cflags: FLAGS         extra gcc flags (the build is gcc -fopenmp -O1 -g -rdynamic)
-#   test-cc: clang             build with clang-14 instead (LLVM's ABI; 77 if it is missing)
 #   test-timeout: N            seconds per run (default 120)
 #   test-skip-tsan: REASON     not run on the TSan build (a known open problem: say which)
 #   ompt-link-tomp: REASON     link against the build's libgomp.so.1 (tomp), not the system's
