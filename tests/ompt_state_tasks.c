@@ -9,6 +9,7 @@
  * taskloop cases below failed).
  * test-cflags: -rdynamic
  * test-no-libgomp: libgomp has no OMPT: ompt_start_tool is never called
+ * test-libomp-fails: libomp 14 answers work_serial in an inactive region's explicit tasks and work_parallel in undeferred tasks outside all regions
  */
 #include <omp-tools.h>
 #include <omp.h>
