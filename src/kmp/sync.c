@@ -169,3 +169,12 @@ TOMP_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid) {
   TOMP_OBSERVED_PATH(end_ordered_observed);
 }
 
+
+/* ---- the error directive (clang 16 on): severity 1 warning, 2 fatal ----------------------- */
+
+TOMP_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message) {
+  (void)loc;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  tomp_error_directive(thr, severity != 1, message, (size_t)-1);
+}
