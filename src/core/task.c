@@ -1142,7 +1142,7 @@ void tomp_task_begin_included(tomp_thread_t *thr, tomp_task_t *t, void *exit_fra
   tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
   tomp_task_enter(thr, t, p, exit_frame, TOMP_ENTER_INCLUDED);
   ompt_task_schedule(p, TOMP_EV_TASK_SWITCH, t);
-  tomp_set_state(thr, ompt_state_work_parallel, 0);
+  tomp_set_state(thr, task_work_state(thr), 0);
 }
 
 /* run_task_body's end and run_undeferred's, for a body the front-end ran */
