@@ -1,4 +1,5 @@
 /* test-no-libgomp: libgomp has no Collector API
+ * test-no-libomp: libomp has no Collector API (__omp_collector_api)
  *
  * OMP_REQ_REGISTER with a callback word that cannot be a code address (a small integer, a
  * non-canonical address; in both the packed and the naturally aligned layout) is refused with

@@ -6,7 +6,8 @@
  * changes nothing on the host (libgomp 12's fallback leaves it alone too: host and device
  * pointers are the same); copies are aligned as their kinds say, also beyond 64 bytes (the
  * copy area's slack once covered only 64); GOMP_MAP_FIRSTPRIVATE_INT values pass as they are.
- * And the same through the compiler: firstprivate of an over-aligned object. */
+ * And the same through the compiler: firstprivate of an over-aligned object.
+ * test-gcc-only: it calls GOMP_target_ext (libgomp's ABI) itself */
 #include <stdint.h>
 #include <string.h>
 
