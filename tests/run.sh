@@ -102,7 +102,14 @@ run_c_test() { # abi src
     # an LLVM entry point the front-end does not have yet: say which, and skip
     local missing
     missing=$(comm -23 <(nm -D --undefined-only "$exe" | awk '{print $2}' | grep '^__kmpc_' | sed 's/@.*//' | sort -u) "$KMP_DEFINED" | head -3 | tr '\n' ' ')
-    if [ -n "$missing" ]; then echo "SKIP $name (tomp lacks ${missing% })"; return; fi
+    if [ -n "$missing" ]; then
+      # a clang copy of a generic test may wait for an entry point; a test of tests/kmp exists
+      # for its entry points, so one missing is a failure (a merge once lost __kmpc_error)
+      if [[ $src == tests/kmp/* ]]; then
+        echo "FAIL $name (tomp lacks ${missing% })"; fail=$((fail+1)); failed+=("$name"); return
+      fi
+      echo "SKIP $name (tomp lacks ${missing% })"; return
+    fi
   fi
   repeat=$(directive test-repeat "$src"); repeat=${repeat:-1}
   for ((i = 1; i <= repeat; i++)); do

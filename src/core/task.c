@@ -101,6 +101,7 @@ static inline __attribute__((always_inline)) void xtask_init(tomp_xtask_t *x, ta
   x->has_mutex = 0;
   x->pref = 0;
   x->must_run = 0;
+  x->chunk_pending = 0;
   x->ndeps = 0;
   x->dep_room = 0;
   x->arg_size = 0;
@@ -926,6 +927,7 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
     x->has_mutex = 0;
     x->pref = 0;
     x->must_run = 0;
+    x->chunk_pending = 0; /* a chunk run after its tool path went off left it set */
     /* a tool whose path turns on while the task waits (a dormant tool asking late, a
      * Collector session) sees it scheduled: with empty data, not its block's last user's */
     x->t.task_data.value = 0;
@@ -1031,7 +1033,6 @@ alloc_body(tomp_thread_t *thr, tomp_task_t *p, const tomp_task_spec_t *s, size_t
   if (in_place) *args = s->in_place;
   task_setup(x, thr, p, s, *args, in_place);
   x->dep_room = room > UINT16_MAX ? UINT16_MAX : (uint16_t)room;
-  x->chunk_pending = 0;
   return x;
 }
 

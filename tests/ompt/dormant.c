@@ -7,6 +7,9 @@
  *                  parallel_begin/end and looks up ompt_get_task_info: the next region is
  *                  reported (once, paired) and every implicit task has its exit frame
  *   dormant info   looks up ompt_get_task_info at initialize: frames from the start
+ *   dormant chunk  registers dispatch while tasks made with the path off wait: they run
+ *                  observed and none is reported as a taskloop chunk (a block's
+ *                  chunk_pending was once left uninitialised there: ASan's malloc fill)
  * Prints "finalize" from the tool's finalize and "ok MODE" at the end of main. */
 #include <dlfcn.h>
 #include <omp-tools.h>
@@ -56,6 +59,38 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int v, const char *rt) {
   return &r;
 }
 
+static int chunk_dispatches, go;
+
+static void on_dispatch(ompt_data_t *pd, ompt_data_t *td, ompt_dispatch_t kind,
+                        ompt_data_t instance) {
+  (void)pd, (void)td, (void)instance;
+  if (kind == ompt_dispatch_taskloop_chunk)
+    __atomic_add_fetch(&chunk_dispatches, 1, __ATOMIC_RELAXED);
+}
+
+/* tasks deferred with the tool path off, run after dispatch is registered */
+static int late_dispatch(void) {
+  int ran = 0;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+  {
+    int creator = omp_get_thread_num();
+    for (int i = 0; i < 20; i++) {
+#pragma omp task shared(ran) firstprivate(creator)
+      {
+        /* the other thread holds back until dispatch is registered; a task the runtime
+         * runs at once on the creator (a cut-off) must not wait for what follows */
+        while (omp_get_thread_num() != creator && !__atomic_load_n(&go, __ATOMIC_ACQUIRE)) {
+        }
+        __atomic_add_fetch(&ran, 1, __ATOMIC_RELAXED);
+      }
+    }
+    EXPECT(set_callback(ompt_callback_dispatch, (ompt_callback_t)on_dispatch) != ompt_set_error);
+    __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+  }
+  return ran;
+}
+
 /* every thread of the current team: its implicit task has an exit frame */
 static void check_frames(void) {
   int flags = 0, tnum = -1;
@@ -74,7 +109,8 @@ static long work(void) {
 #pragma omp parallel num_threads(2) reduction(+ : sum)
   {
 #pragma omp for schedule(dynamic, 3)
-    for (int i = 0; i < 100; i++) sum += i;
+    for (int i = 0; i < 100; i++)
+      sum += i;
 #pragma omp single
     for (int i = 0; i < 10; i++) {
 #pragma omp task
@@ -111,6 +147,9 @@ int main(void) {
     EXPECT(begins == 1 && ends == 1);
     EXPECT(work() == 4960);
     EXPECT(begins == 2 && ends == 2);
+  } else if (!strcmp(mode, "chunk")) {
+    EXPECT(late_dispatch() == 20);
+    EXPECT(chunk_dispatches == 0);
   } else if (!strcmp(mode, "info")) {
 #pragma omp parallel num_threads(2)
     check_frames();

@@ -21,10 +21,10 @@ run_mode() { # RUNTIME MODE -- runs and checks one mode
   [ "$(grep -cx finalize "$out")" = 1 ] || fail "$rt $mode: finalize not run exactly once"
   echo "$rt $mode: ok"
 }
-for mode in none late info; do run_mode tomp $mode; done
+for mode in none late info chunk; do run_mode tomp $mode; done
 grep -q 'tool path off' "$W/dormant.none.log" || fail "none: the log does not say the tool path is off"
 grep -q 'tool path off' "$W/dormant.info.log" && fail "info: tool path off despite get_task_info"
 if [ -e /usr/lib/llvm-14/lib/libomp.so.5 ] && [ -z "${SANLIB:-}" ]; then
-  for mode in none late info; do run_mode libomp $mode; done
+  for mode in none late info chunk; do run_mode libomp $mode; done
 fi
 echo ok
