@@ -74,6 +74,11 @@ report() {
   {
   echo "# Applications: tomp vs libgomp vs libomp"
   sed -n 's/^# /- /p' "$1"
+  # other processes' load makes every figure doubtful: say so where the figures are
+  awk -v n="$(nproc)" '/^# date:.*load average before: / {
+      l = $0; sub(/.*load average before: /, "", l); split(l, a, " ")
+      if (a[1] + 0 > 0.5) printf "- **Taken under load** (load average %s on %d CPUs before the run):" \
+        " other processes competed for the CPUs; re-take on a quiet machine before concluding.\n", a[1], n }' "$1"
   echo "- cells: median over the rounds (seconds; EPCC: overhead in microseconds) and, in brackets," \
     "the ratio to the best runtime's median of the row (1.00 = best; > 1: slower). FAIL: the" \
     "program's verification failed, it crashed or it timed out in at least one round (reason" \
