@@ -97,7 +97,7 @@ report() {
       for (i = 1; i <= nk; i++) {
         key = keys[i]; split(key, f, SUBSEP)
         if (set[key] != cur) {
-          cur = set[key]
+          cur = set[key]; order[++ns] = cur
           print "\n## " cur "\n"
           print "| row | threads | tomp | libgomp | libomp | tomp/best |"
           print "|---|---|---|---|---|---|"
@@ -130,7 +130,7 @@ report() {
       print "\n## Geometric means of the ratio to the best (rows where every runtime has a positive median)\n"
       print "| set | threads | rows | tomp | libgomp | libomp |"
       print "|---|---|---|---|---|---|"
-      for (st in sets) for (t = 1; t <= 10000; t++) if ((st, t) in thr && GN[st, t, 1]) {
+      for (o = 1; o <= ns; o++) for (t = 1; t <= 10000; t++) if (((st = order[o]), t) in thr && GN[st, t, 1]) {
         line = "| " st " | " t " | " GN[st, t, 1] " |"
         for (j = 1; j <= 3; j++) line = line (GN[st, t, j] ? sprintf(" %.2f |", exp(G[st, t, j] / GN[st, t, j])) : " n/a |")
         print line
