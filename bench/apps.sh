@@ -338,7 +338,9 @@ parse() {
     case $rc in
       124 | 137) echo "|fail|timeout ${TIMEOUT}s|" ;;
       127) echo "|fail|missing entry point or library|" ;;
-      *) if [ "$rc" -gt 128 ]; then echo "|fail|killed by signal $((rc - 128))|"; else echo "|fail|exit $rc|"; fi ;;
+      *) if [ "$rc" -gt 128 ]; then echo "|fail|killed by signal $((rc - 128))|"
+         else # the program's (or the loader's) first complaint says why
+           echo "|fail|exit $rc: $(grep -m1 -i 'error\|not found\|fail' "$f" | tr -d '|' | cut -c1-100)|"; fi ;;
     esac
     return
   fi
