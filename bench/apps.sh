@@ -398,7 +398,9 @@ run_one() { # round rowspec T rt
 }
 
 for ((round = 1; round <= ROUNDS; round++)); do
-  echo "apps: round $round of $ROUNDS ($(date -u +%H:%M:%S), load $(cut -d' ' -f1 /proc/loadavg))" >&2
+  msg="round $round of $ROUNDS: $(date -u +%H:%M:%S) UTC, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "apps: $msg" >&2
+  echo "# $msg" >>"$CSV"
   for r in "${SEL[@]}"; do
     IFS='|' read -r _ _ tt _ _ <<<"$r"
     if [ "$tt" = T ]; then tl=("${TLIST[@]}"); else tl=("$tt"); fi
