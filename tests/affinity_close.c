@@ -2,6 +2,7 @@
  * its place's processors, places follow the master's in thread order, partitions stay
  * whole.  (More threads than places: affinity_close_oversub.c.)
  * test-env: OMP_PROC_BIND=close OMP_PLACES=threads
+ * test-gcc-only: clang 14 rejects proc_bind(primary)
  */
 #define _GNU_SOURCE
 #include <omp.h>

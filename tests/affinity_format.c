@@ -1,6 +1,8 @@
 /* Affinity format: omp_set/get_affinity_format, omp_capture_affinity with every field (the
  * team fields also in a host teams region), long names, widths and justification, truncation
- * and the returned length. */
+ * and the returned length.
+ * test-libomp-fails: libomp 14 forms no more teams than processors (2 here), fewer than num_teams(3)
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* The allocate clause (gcc: GOMP_alloc/GOMP_free) on private and firstprivate variables of
- * parallel regions, with predefined and user allocators and the align modifier. */
+ * parallel regions, with predefined and user allocators and the align modifier.
+ * test-gcc-only: clang 14 rejects the allocate clause's allocator modifier */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>

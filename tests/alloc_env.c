@@ -1,5 +1,6 @@
 /* OMP_ALLOCATOR sets the initial def-allocator-var.
  * test-env: OMP_ALLOCATOR=omp_high_bw_mem_alloc
+ * test-libomp-fails: libomp 14 falls back from omp_high_bw_mem_alloc to the default allocator
  */
 #include <omp.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* OpenMP allocators: predefined allocators, every trait, pool accounting and exhaustion with
  * each fallback (default_mem_fb, null_fb, allocator_fb, abort_fb in a child process),
  * alignment, calloc zeroing, realloc, def-allocator-var (inherited by implicit tasks, private
- * to each task), and invalid traits giving omp_null_allocator. */
+ * to each task), and invalid traits giving omp_null_allocator.
+ * test-no-libomp: libomp 14 aborts (assertion at kmp_alloc.cpp:1665) */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>

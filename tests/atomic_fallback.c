@@ -1,6 +1,7 @@
 /* atomic on types without a hardware read-modify-write (long double, __int128): gcc brackets
  * them with GOMP_atomic_start/end (tests/scenarios/atomic_fallback.sh checks the binary does
- * call them).  Results must be exact under contention. */
+ * call them).  Results must be exact under contention.
+ * test-gcc-only: it checks GOMP_atomic_start; clang makes such atomics libatomic calls */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

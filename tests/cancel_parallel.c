@@ -2,7 +2,8 @@
  * GOMP_cancel returns true, every other thread sees the cancellation at a cancellation
  * point, queued tasks of the region are discarded, and the next region is not cancelled.
  * test-env: OMP_CANCELLATION=true
- * NOTE: needs OMP_CANCELLATION parsed into tomp_g.cancellation (environment module). */
+ * NOTE: needs OMP_CANCELLATION parsed into tomp_g.cancellation (environment module).
+ * test-no-libomp: libomp 14 does not finish it (hangs, seen here) */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

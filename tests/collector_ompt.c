@@ -5,6 +5,7 @@
  * gives the regions correspond one to one.
  * test-no-libgomp: libgomp has no __omp_collector_api (nor OMPT)
  * test-cflags: -rdynamic
+ * test-no-libomp: libomp 14 has no __omp_collector_api
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

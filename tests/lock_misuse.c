@@ -2,6 +2,7 @@
  * that is not set, unsetting a nest lock owned by another task, destroying a held lock, an
  * invalid hint.  The locks keep working afterwards.
  * test-no-libgomp: undefined behaviour; libgomp may hang or crash
+ * test-no-libomp: undefined behaviour; libomp 14 aborts (assertion in kmp_lock.cpp)
  */
 #include <omp.h>
 #include <stdio.h>

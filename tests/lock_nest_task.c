@@ -1,5 +1,7 @@
 /* Nest locks are owned by tasks (OpenMP 3.0): an explicit task run by the owning thread is a
- * different task and cannot acquire the lock; the owner can, again. */
+ * different task and cannot acquire the lock; the owner can, again.
+ * test-libomp-fails: libomp 14 lets an if(0) task take a nest lock its encountering task owns
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

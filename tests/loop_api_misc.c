@@ -1,7 +1,8 @@
 /* Entry points gcc 12 emits only with task reductions, scan or cancellation, called
  * directly: GOMP_loop[_ull]_ordered_start, GOMP_loop[_ull]_doacross_*start, the `mem`
  * argument (a team-shared zeroed block), GOMP_sections2_start, and the *_end_cancel /
- * GOMP_barrier_cancel forms in a region that is not cancelled. */
+ * GOMP_barrier_cancel forms in a region that is not cancelled.
+ * test-gcc-only: it calls GOMP_* entry points directly */
 #include <omp.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,7 @@
 /* Combined parallel loop / sections entry points, including the pre-GCC-4.9 *_start forms
  * (GOMP_parallel_loop_*_start + GOMP_parallel_end, GOMP_parallel_sections_start) that
- * gcc 12 no longer emits but old binaries call; called directly here. */
+ * gcc 12 no longer emits but old binaries call; called directly here.
+ * test-gcc-only: it calls GOMP_* entry points directly */
 #include <omp.h>
 #include <stdbool.h>
 #include <string.h>

@@ -2,7 +2,8 @@
  * many shapes: up and down counting, chunked or not, empty loops, loops ending at
  * LONG_MAX / ULLONG_MAX, 1..5 threads and more threads than iterations.  Each logical
  * iteration must be handed out exactly once and every handed-out value must be one the
- * loop would take. */
+ * loop would take.
+ * test-gcc-only: it calls GOMP_* entry points directly */
 #include <limits.h>
 #include <omp.h>
 #include <stdbool.h>

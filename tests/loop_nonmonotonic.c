@@ -8,6 +8,7 @@
  * omp_set_schedule: then a thread's iterations increase) and a linear clause.
  * test-env: OMP_SCHEDULE=dynamic,2
  * test-timeout: 60
+ * test-libomp-fails: on libomp 14 no thread ends with the last iteration's lastprivate value
  */
 #include <omp.h>
 #include <string.h>

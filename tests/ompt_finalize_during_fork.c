@@ -7,6 +7,7 @@
  * test-cflags: -rdynamic -pthread
  * test-timeout: 60
  * test-no-libgomp: libgomp has no OMPT: ompt_start_tool is never called
+ * test-no-libomp: libomp 14 aborts (assertion at kmp_runtime.cpp:2559)
  */
 #include <omp-tools.h>
 #include <omp.h>

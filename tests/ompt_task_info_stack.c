@@ -11,6 +11,7 @@
  * test-cflags: -rdynamic
  * test-no-libgomp: libgomp has no OMPT: ompt_start_tool is never called (LLVM's libomp passes)
  * test-timeout: 60
+ * test-libomp-fails: libomp 14 leaves the encountering task's enter frame NULL while a clang if(0) task's body runs
  */
 #include <omp-tools.h>
 #include <omp.h>

@@ -5,6 +5,7 @@
  * report size 0.
  * test-cflags: -rdynamic
  * test-no-libgomp: libgomp has no OMPT: ompt_start_tool is never called
+ * test-libomp-fails: libomp 14 reports a block for a task without one (implicit or without arguments)
  */
 #define _GNU_SOURCE /* memmem */
 #include <omp-tools.h>

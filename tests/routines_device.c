@@ -1,5 +1,6 @@
 /* Host device memory routines: omp_target_alloc/free/is_present/memcpy/memcpy_rect on the
- * initial device, failures for device numbers that do not exist. */
+ * initial device, failures for device numbers that do not exist.
+ * test-gcc-only: for clang programs the omp_target_* memory routines are libomptarget's */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

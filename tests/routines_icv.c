@@ -1,6 +1,7 @@
 /* ICV routines: setters and getters, the per-task scope of data-environment ICVs (a setter
  * inside a region changes only the calling task's value), argument clamping, schedule
- * kinds and chunks, thread limit, teams ICVs, devices, timing and pause. */
+ * kinds and chunks, thread limit, teams ICVs, devices, timing and pause.
+ * test-libomp-fails: libomp 14 changes run-sched-var when omp_set_schedule gets an unknown kind */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

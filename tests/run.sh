@@ -54,7 +54,7 @@ esac
 export TSAN_OPTIONS=${TSAN_OPTIONS:-"halt_on_error=1 report_signal_unsafe=0"}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-"detect_leaks=0"}
 
-directive() { sed -n "s/^[ /*]*$1:[ ]*//p" "$2" | head -1; }
+directive() { sed -n "s/^[ /*]*$1:[ ]*//; T; s/[ ]*\*\/.*$//; p" "$2" | head -1; }
 
 run_one() { # name lib-dir env... -- cmd
   local timeout=$1; shift
@@ -69,18 +69,20 @@ run_one() { # name lib-dir env... -- cmd
 
 # Build src with the compiler of abi (gcc: `gcc -fopenmp`, binding libgomp.so.1; clang:
 # `clang-14 -fopenmp`, binding libomp.so.5: clang's own omp.h, tomp's include/ only for the
-# headers clang lacks), run it on tomp, then validate it on that ABI's own runtime.
+# headers clang lacks; -latomic: clang calls libatomic for atomics on odd-sized types), run it
+# on tomp, then validate it on that ABI's own runtime.  A clang binary that needs a __kmpc_
+# entry point tomp lacks is skipped with its name.
 run_c_test() { # abi src
-  local abi=$1 src=$2 name cc hdr rt nolib libfails
+  local abi=$1 src=$2 name cc hdr libs rt nolib libfails
   name=$(basename "$src" .c)
   if [ "$abi" = clang ]; then
     local why; why=$(directive test-gcc-only "$src")
     [ -n "$why" ] && return
     case $src in tests/kmp/*) name=kmp_$name ;; *) name=clang_$name ;; esac
-    cc=$CLANG; hdr="-idirafter include"; rt=libomp
+    cc=$CLANG; hdr="-idirafter include"; libs="-lm -latomic"; rt=libomp
     nolib=$(directive test-no-libomp "$src"); libfails=$(directive test-libomp-fails "$src")
   else
-    cc=gcc; hdr=-Iinclude; rt=libgomp
+    cc=gcc; hdr=-Iinclude; libs=-lm; rt=libgomp
     nolib=$(directive test-no-libgomp "$src"); libfails=$(directive test-libgomp-fails "$src")
   fi
   [ -n "$PAT" ] && [[ "$name" != *$PAT* ]] && return
@@ -93,8 +95,14 @@ run_c_test() { # abi src
     echo "SKIP $name (TSan build: $skiptsan)"; return
   fi
   # shellcheck disable=SC2086
-  if ! $cc -fopenmp -O2 -g -Wall $hdr $cflags "$src" -o "$exe" -lm 2>"$OUT/$name.build.log"; then
+  if ! $cc -fopenmp -O2 -g -Wall $hdr $cflags "$src" -o "$exe" $libs 2>"$OUT/$name.build.log"; then
     echo "FAIL $name (build: $(head -c 300 "$OUT/$name.build.log"))"; fail=$((fail+1)); failed+=("$name"); return
+  fi
+  if [ "$abi" = clang ]; then
+    # an LLVM entry point the front-end does not have yet: say which, and skip
+    local missing
+    missing=$(comm -23 <(nm -D --undefined-only "$exe" | awk '{print $2}' | grep '^__kmpc_' | sed 's/@.*//' | sort -u) "$KMP_DEFINED" | head -3 | tr '\n' ' ')
+    if [ -n "$missing" ]; then echo "SKIP $name (tomp lacks ${missing% })"; return; fi
   fi
   repeat=$(directive test-repeat "$src"); repeat=${repeat:-1}
   for ((i = 1; i <= repeat; i++)); do
@@ -122,8 +130,10 @@ for src in tests/*.c; do run_c_test gcc "$src"; done
 # The clang copies (clang_NAME) and the LLVM-ABI tests of tests/kmp (kmp_NAME, clang only).
 # TEST_CLANG=0 leaves them out; sanitizer builds run only tests/kmp unless TEST_CLANG=1.
 CLANG=${CLANG:-clang-14}
-case "$B" in *build-tsan|*build-asan) CLANG_ALL=${TEST_CLANG:-0} ;; *) CLANG_ALL=${TEST_CLANG:-0} ;; esac  # 0 until the front-end is complete
+case "$B" in *build-tsan|*build-asan) CLANG_ALL=${TEST_CLANG:-0} ;; *) CLANG_ALL=${TEST_CLANG:-1} ;; esac
 if [ "${TEST_CLANG:-1}" != 0 ] && command -v "$CLANG" >/dev/null; then
+  KMP_DEFINED=$OUT/kmp-defined.txt
+  nm -D --defined-only "$B/libtomp.so" | awk '{print $3}' | grep '^__kmpc_' | sed 's/@.*//' | sort -u >"$KMP_DEFINED"
   [ "$CLANG_ALL" != 0 ] && for src in tests/*.c; do run_c_test clang "$src"; done
   for src in tests/kmp/*.c; do [ -e "$src" ] && run_c_test clang "$src"; done
 fi

@@ -1,6 +1,7 @@
 /* scan reductions: inclusive and exclusive prefix sums with `reduction(inscan, ...)`, which
  * gcc compiles to GOMP_loop_start(..., mem) where *mem is a byte size in and a team-shared
- * zeroed block out; 1..4 threads and more threads than iterations. */
+ * zeroed block out; 1..4 threads and more threads than iterations.
+ * test-gcc-only: its clang 14 build fails the check on libomp 14 too (clang's inscan lowering) */
 #include <omp.h>
 
 #include "check.h"

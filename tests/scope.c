@@ -1,5 +1,6 @@
 /* The scope construct: private and reduction clauses (gcc inlines them, with a closing
- * barrier unless nowait), and the runtime's GOMP_barrier ordering around it. */
+ * barrier unless nowait), and the runtime's GOMP_barrier ordering around it.
+ * test-gcc-only: clang 14 has no scope directive */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,6 +2,7 @@
  * in_reduction tasks created inside the scope (by any thread, also nested ones) contribute,
  * and the result is complete after the scope.  Also orphaned (no parallel region), with a
  * team of one, and between nowait loops that let threads run ahead in the ring.
+ * test-gcc-only: clang 14 has no scope directive
  */
 #include <omp.h>
 #include <stdio.h>

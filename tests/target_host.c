@@ -1,6 +1,7 @@
 /* target regions on the host (no devices): map clauses, firstprivate copies, target data /
  * update / enter / exit data, thread_limit, teams inside target (GOMP_teams4), and a target
- * region encountered inside a parallel region (it starts a new initial task: level 0). */
+ * region encountered inside a parallel region (it starts a new initial task: level 0).
+ * test-gcc-only: clang 14 rejects thread_limit on target */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * creation, taskwait waits for children (not grandchildren), if(0) tasks run before the
  * encountering task goes on, final/included tasks and omp_in_final, mergeable, untied,
  * taskyield, big and over-aligned argument blocks (cpyfn via a VLA), tasks completed by the
- * implicit barrier and by an explicit barrier. */
+ * implicit barrier and by an explicit barrier.
+ * test-gcc-only: clang 14 rejects firstprivate of a variable-length array on task */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

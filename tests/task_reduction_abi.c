@@ -7,7 +7,9 @@
  * aligned blocks; GOMP_task_reduction_remap maps an original (of this or the enclosing
  * registration) and a pointer into another thread's block to the caller's private copy and
  * reports the original for the first cntorig pointers, in the encountering thread and in a
- * task run by any thread. */
+ * task run by any thread.
+ * test-gcc-only: calls GCC's GOMP_* task-reduction entry points directly
+ */
 #include <omp.h>
 #include <stdint.h>
 #include <string.h>

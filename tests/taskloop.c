@@ -1,6 +1,7 @@
 /* taskloop: long and unsigned long long loops, up and down, grainsize (plain and strict),
  * num_tasks, nogroup, reduction, if(0), final, and loops with no iterations.  Every
- * iteration runs exactly once; chunk sizes respect the clauses. */
+ * iteration runs exactly once; chunk sizes respect the clauses.
+ * test-gcc-only: clang 14 rejects grainsize(strict:) */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* nteams-var and teams-thread-limit-var (OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT) apply to a
  * teams construct without num_teams / thread_limit clauses.
  * test-env: OMP_NUM_TEAMS=3 OMP_TEAMS_THREAD_LIMIT=2
+ * test-libomp-fails: libomp 14 forms no more teams than processors (2 here), fewer than asked
  */
 #include <omp.h>
 #include <stdio.h>

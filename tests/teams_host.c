@@ -1,6 +1,8 @@
 /* teams on the host: league size and team numbers, thread_limit honoured by parallel regions
  * inside a team (and seen by omp_get_thread_limit), team numbers visible on every thread of a
- * team's parallel region, distribute splitting iterations among teams. */
+ * team's parallel region, distribute splitting iterations among teams.
+ * test-libomp-fails: libomp 14 forms no more teams than processors (2 here), fewer than asked
+ */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
  * test-no-libgomp: libgomp has no thread table
  * test-cflags: -Isrc/core -ldl
  * test-env: TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0:die_after_fork=0
+ * test-no-libomp: libomp 14 has no tomp thread table
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

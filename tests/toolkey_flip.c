@@ -10,6 +10,7 @@
  * test-no-libgomp: libgomp has no __omp_collector_api
  * test-env: OMP_NUM_THREADS=3
  * test-timeout: 120
+ * test-no-libomp: libomp has no __omp_collector_api
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

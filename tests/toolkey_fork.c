@@ -8,6 +8,7 @@
  * test-no-libgomp: libgomp has no __omp_collector_api
  * test-env: TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0:die_after_fork=0
  * test-timeout: 120
+ * test-no-libomp: libomp 14 has no __omp_collector_api
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -14,11 +14,12 @@ LOGDIR=build/check
 # binutils: objdump, readelf; pkgconf: the install scenario; gfortran: Fortran entry points;
 # g++: header checks in C++; llvm-14-tools (FileCheck) and libomp-14-dev (LLVM's libomp and
 # omp-tools.h): the OMPT tests and scenarios; util-linux: taskset, setpriv; libdw-dev, zlib1g-dev:
-# tomp-prof; passwd (useradd): scenarios/setuid.sh; clang-14, libclang-rt-14-dev (libFuzzer):
-# scenarios/fuzz.sh; gdb (with its Python): the OMPD gdb tests.
+# tomp-prof; libotf2-trace-dev, otf2-tools: tomp-prof's OTF2 traces and otf2-print; passwd
+# (useradd): scenarios/setuid.sh; clang-14, libclang-rt-14-dev (libFuzzer): scenarios/fuzz.sh
+# and the clang-built tests; gdb (with its Python): the OMPD gdb tests.
 DEBS="gcc g++ make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1
-      llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev golang-go chromium passwd clang-14
-      libclang-rt-14-dev gdb"
+      llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev golang-go chromium libotf2-trace-dev
+      otf2-tools passwd clang-14 libclang-rt-14-dev gdb"
 
 source tools/debs.sh
 # shellcheck disable=SC2086

@@ -41,7 +41,8 @@ mkdir -p "$B/obj"
 # tomp's objects: rebuilt when a source or header is newer than the object
 newest_h=$(ls -t include/*.h src/*/*.h | head -1)
 objs=()
-for src in src/core/*.c src/api/*.c src/gomp/*.c src/kmp/*.c src/ompt/*.c src/collector/*.c; do
+layers=$(sed -n 's/^LAYERS := //p' Makefile) # every layer of libtomp.so
+for src in $(for l in $layers; do ls src/"$l"/*.c; done); do
   layer=$(echo "$src" | cut -d/ -f2)
   obj=$B/obj/$(echo "${src%.c}" | tr / _).o
   objs+=("$obj")
@@ -63,9 +64,7 @@ for t in "${TARGETS[@]}"; do
   fi
   corpus=tests/fuzz/corpus/$t
   mkdir -p "$corpus"
-  work=$B/corpus-$t
-  rm -rf "$work"
-  mkdir -p "$work"
+  work=$(mktemp -d "$B/corpus-$t.XXXXXX") # this run's own: runs at once do not collide
   # stderr holds tomp's warnings for every bad input: closed (-close_fd_mask=2); libFuzzer and
   # the sanitizers keep a descriptor of their own for reports
   opts=(-max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=3
@@ -89,12 +88,14 @@ for t in "${TARGETS[@]}"; do
     grep -m3 'ERROR\|property violated\|runtime error\|deadly signal\|Test unit written' "$log" | sed 's/^/    /'
     for c in "$B"/crash-"$t"-*; do [ -e "$c" ] && { echo "    input $c:"; od -An -c "$c" | head -5 | sed 's/^/      /'; }; done
     status=1
+    rm -rf "$work"
     continue
   fi
   if [ $CHECK = 0 ]; then
     # keep what adds coverage: merge the scratch corpus into the committed one
     "$exe" -merge=1 -close_fd_mask=3 "$corpus" "$work" >>"$log" 2>&1
   fi
+  rm -rf "$work"
   echo "PASS fuzz $t (${secs}s, $(ls "$corpus" | wc -l) corpus inputs${execs:+, $execs runs}${cov:+, $cov})"
 done
 exit $status

@@ -97,7 +97,7 @@ mkdir -p "$WORK"
 setup_dir() {
   local dir=$1
   mkdir -p "$dir/tmp"
-  ln -s "$CAND" "$dir/libgomp.so.1"
+  ln -sfn "$CAND" "$dir/libgomp.so.1"
   cat >"$dir/site.exp" <<SITE
 set tool libgomp
 set srcdir $SRC/libgomp/testsuite

@@ -18,8 +18,10 @@
  * int event immediately followed by the callback pointer (mem + 4: the layout of the TAU and
  * OpenUH collectors, sz = 28); a record of 32 bytes or more may instead hold the pointer
  * naturally aligned at mem + 8 (struct { int event; void *cb; }), recognised because only one
- * of the two readings is a plausible code address.  STATE replies the int state followed
+ * of the two readings is a code address (in a mapped object); a word that is neither is
+ * refused.  STATE replies the int state followed
  * immediately by the 8-byte wait id (12 bytes; with only 4 bytes of room, the state alone). */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -196,6 +198,14 @@ static bool plausible_code(uintptr_t p) {
   return p >= 0x10000 && (sizeof p < 8 || (uint64_t)p >> 47 == 0);
 }
 
+/* ... and inside an object the dynamic loader has mapped (the executable or a library): a
+ * word that merely looks like an address (the packed reading of an aligned struct's padding
+ * and pointer half, say) is not called. */
+static bool code_address(uintptr_t p) {
+  Dl_info info;
+  return plausible_code(p) && dladdr((void *)p, &info) != 0 && info.dli_fbase != NULL;
+}
+
 static bool known_event(int ev) { return ev >= OMP_EVENT_FORK && ev <= OMP_EVENT_THR_END_ATWT; }
 
 /* master is inlined by gcc (omp_get_thread_num() == 0): tomp never sees one. */
@@ -219,9 +229,10 @@ static void req_register(req_t *q) {
   memcpy(&packed, mem_of(q) + sizeof ev, sizeof packed);
   if (q->memsz >= 2 * sizeof packed) memcpy(&aligned, mem_of(q) + sizeof packed, sizeof aligned);
   uintptr_t fn = packed;
-  if (!plausible_code(packed) && plausible_code(aligned)) fn = aligned;
+  if (!code_address(packed) && code_address(aligned)) fn = aligned;
   int ec = event_ec(ev);
-  if (ec == OMP_ERRCODE_OK && !fn) ec = OMP_ERRCODE_ERROR;
+  /* neither reading is a code address (NULL among them): refused, never called */
+  if (ec == OMP_ERRCODE_OK && !code_address(fn)) ec = OMP_ERRCODE_ERROR;
   if (ec == OMP_ERRCODE_OK)
     __atomic_store_n(&callbacks[ev], (omp_collector_callback_t)fn, __ATOMIC_RELEASE);
   reply(q, ec, 0);

@@ -87,8 +87,9 @@ static inline void ompt_barrier_cancel_detected(tomp_thread_t *thr) {
   if (tomp_listening()) tomp_ev_cancel_(thr, ompt_cancel_detected | ompt_cancel_parallel);
 }
 
-/* The steps of barrier_impl.  Each is always inlined, so the copies barrier_impl makes for
- * its constant arguments (observed, worker_end) stay what they were as one function. */
+/* The steps of barrier_impl.  Each is always inlined (but the wait itself), so the copies
+ * barrier_impl makes for its constant arguments (observed, worker_end) stay what they were
+ * as one function. */
 #define STEP static inline __attribute__((always_inline))
 
 STEP bool region_cancelled(tomp_team_t *team, bool cancellable) {
@@ -128,6 +129,10 @@ STEP bool arrive_last(tomp_team_t *team, uint32_t *ctr) {
  * pausing lets the queue grow until the producer runs new tasks itself (the cut-off), which
  * is far cheaper.  Long queues and long tasks are not delayed noticeably. */
 STEP bool run_a_task(tomp_thread_t *thr, tomp_team_t *team, unsigned since_task) {
+  /* No explicit task outstanding, none queued: skip the scans of every thread's deque (a
+   * waiter's polls would cost O(team size) each, and a barrier O(team size^2) with a team
+   * far larger than the machine) */
+  if (tomp_team_ntasks(team) == 0) return false;
   return tomp_task_run_queued(thr, since_task >= TASK_PACE || ready_tasks(team) >= TASK_PACE_QUEUE);
 }
 
@@ -138,7 +143,8 @@ STEP void sleep_once(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uint3
   tomp_barrier_t *b = &team->bar;
   __atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
   uint32_t s = __atomic_load_n(&b->seq, __ATOMIC_SEQ_CST);
-  if (ready_tasks(team) != 0) {
+  /* a poster counts its task (ntasks) before it queues it and looks at sleepers after */
+  if (tomp_team_ntasks(team) != 0 && ready_tasks(team) != 0) {
     /* a task was queued meanwhile: take it instead of sleeping */
   } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
              !region_cancelled(team, cancellable) && tomp_team_ntasks(team) == 0 &&
@@ -153,9 +159,12 @@ STEP void sleep_once(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uint3
 }
 
 /* Wait for episode g to be released (by us or another thread), running tasks meanwhile;
- * true if the region's cancellation ended the wait (our arrival withdrawn). */
-STEP bool wait_release(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uint32_t g, int kind,
-                       bool cancellable, const bool worker_end) {
+ * true if the region's cancellation ended the wait (our arrival withdrawn).  Out of line:
+ * only a thread that has to wait comes here, and barrier_impl's own path (a team of one,
+ * the last to arrive) then needs a smaller frame (10 instructions fewer per barrier). */
+static __attribute__((noinline)) bool wait_release(tomp_thread_t *thr, tomp_team_t *team,
+                                                   uint32_t *ctr, uint32_t g, int kind,
+                                                   bool cancellable, const bool worker_end) {
   tomp_barrier_t *b = &team->bar;
   unsigned long spin = 0, budget = tomp_spins();
   unsigned since_task = TASK_PACE;

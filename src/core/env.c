@@ -295,6 +295,7 @@ static void env_wait_policy(void) {
       tomp_spin_count = SPIN_ACTIVE;
       /* spinning forever while our CPU is what the awaited thread needs helps nobody */
       tomp_spin_count_oversub = SPIN_OVERSUB_ACTIVE;
+      tomp_spin_oversub_scaled = false; /* asked for: active waits, however many threads */
     } else if (is_word(v, "passive")) {
       tomp_g.wait_policy = 0;
       tomp_spin_count = 0;

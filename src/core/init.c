@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <time.h>
 
 #include "internal.h"
@@ -11,6 +10,7 @@
 tomp_global_t tomp_g;
 unsigned long tomp_spin_count = 1ul << 16;
 unsigned long tomp_spin_count_oversub = 256;
+bool tomp_spin_oversub_scaled = true;
 unsigned tomp_nthreads_live = 1;
 unsigned tomp_num_procs = 1;
 
@@ -40,34 +40,6 @@ void tomp_fatal(const char *fmt, ...) {
   vmsg("fatal: ", fmt, ap);
   va_end(ap);
   abort();
-}
-
-/* The text is libgomp's, byte for byte ("\nlibgomp: error directive encountered: MSG\n", and
- * "fatal error: " before "error" for severity(fatal)): it is the program's own output, which
- * GCC's tests (libgomp.c-c++-common/error-1.c, libgomp.fortran/error-1.f90) and users' scripts
- * match, not a message of tomp's.  Both front-ends print it. */
-void tomp_error_directive(tomp_thread_t *thr, bool fatal, const char *msg, size_t len) {
-  static const char warning[] = "\nlibgomp: error directive encountered";
-  static const char error[] = "\nlibgomp: fatal error: error directive encountered";
-  if (tomp_listening()) tomp_ev_error_(thr, fatal ? ompt_fatal : ompt_warning, msg, len);
-  struct iovec v[4];
-  int n = 0;
-  v[n].iov_base = (void *)(fatal ? error : warning);
-  v[n++].iov_len = fatal ? sizeof error - 1 : sizeof warning - 1;
-  if (msg) {
-    if (len == (size_t)-1) len = strlen(msg);
-    v[n].iov_base = (void *)": ";
-    v[n++].iov_len = 2;
-    v[n].iov_base = (void *)msg;
-    v[n++].iov_len = len;
-  }
-  v[n].iov_base = (void *)"\n";
-  v[n++].iov_len = 1;
-  fflush(stdout); /* keep the program's own output ahead of the message */
-  ssize_t r = writev(2, v, n);
-  (void)r;
-  /* severity(fatal): the implementation terminates the program */
-  if (fatal) exit(EXIT_FAILURE);
 }
 
 void *tomp_malloc(size_t n) {

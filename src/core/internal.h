@@ -35,12 +35,10 @@ bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
 /* Messages: one line on stderr, prefixed "tomp: ". */
 void tomp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_HIDDEN;
 _Noreturn void tomp_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_HIDDEN;
-/* The error directive at(execution), for every front-end: the OMPT error event, the message
- * on stderr (len (size_t)-1: msg is NUL-terminated; msg NULL: no message clause), and for
- * severity(fatal) the program's end (exit status 1). */
-void tomp_error_directive(tomp_thread_t *thr, bool fatal, const char *msg,
-                          size_t len) TOMP_HIDDEN;
 void *tomp_malloc(size_t n) TOMP_HIDDEN;     /* aborts with a message if memory is gone */
+/* error.c: the error directive at(execution): msg (NULL: none; len (size_t)-1: NUL-terminated)
+ * on stderr and to tools; severity(fatal) ends the program. */
+void tomp_error_directive(tomp_thread_t *thr, bool fatal, const char *msg, size_t len) TOMP_HIDDEN;
 void *tomp_calloc(size_t n, size_t sz) TOMP_HIDDEN;
 
 /* Affinity (affinity.c) */

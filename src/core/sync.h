@@ -63,12 +63,24 @@ static inline void tomp_futex_wake(uint32_t *addr, int n) {
  * we wait for needs). */
 extern unsigned long tomp_spin_count;
 extern unsigned long tomp_spin_count_oversub;
+/* false with OMP_WAIT_POLICY=active: the oversubscribed budget stays whole (see below) */
+extern bool tomp_spin_oversub_scaled;
 extern unsigned tomp_nthreads_live; /* threads that may spin: workers + initial thread */
 extern unsigned tomp_num_procs;
 
+/* Oversubscribed, a poll yields the CPU (tomp_wait_pause) to one of the live / procs
+ * runnable threads per CPU, so the more there are, the less likely the one we wait for is
+ * the one that runs, and the longer a round of yields takes: the budget shrinks in
+ * proportion, and a team far larger than the machine sleeps at once (a region of 10,000
+ * threads on 2 CPUs: 256 yields per wait and thread were 6.8 s; docs/benchmarks.md). */
+static inline unsigned long tomp_spins_oversub(unsigned live) {
+  unsigned long b = tomp_spin_count_oversub;
+  return tomp_spin_oversub_scaled ? b * tomp_num_procs / live : b;
+}
+
 static inline unsigned long tomp_spins(void) {
-  return tomp_load_rlx(&tomp_nthreads_live) > tomp_num_procs ? tomp_spin_count_oversub
-                                                             : tomp_spin_count;
+  unsigned live = tomp_load_rlx(&tomp_nthreads_live);
+  return tomp_likely(live <= tomp_num_procs) ? tomp_spin_count : tomp_spins_oversub(live);
 }
 
 /* One poll's pause in a wait loop.  Oversubscribed, the thread we wait for may be waiting

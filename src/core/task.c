@@ -651,9 +651,10 @@ static void __attribute__((noinline, cold)) ompt_discarded(tomp_thread_t *thr, t
  * in that thread. The callback binds to the explicit task executing the logical
  * iterations."  So: on the thread that runs the chunk, when it starts, with the chunk
  * task's task_data (libomp 18 and later does the same). */
-static void __attribute__((noinline, cold)) ompt_chunk_begin(tomp_thread_t *thr, tomp_xtask_t *x) {
-  x->chunk_pending = 0;
-  if (TOMP_EV_WANTED(TOMP_EV_DISPATCH))
+static void __attribute__((noinline, cold)) ompt_chunk_begin(tomp_thread_t *thr, tomp_xtask_t *x,
+                                                             bool skip) {
+  x->chunk_pending = 0; /* also for a discarded chunk: the block may be reused */
+  if (!skip && TOMP_EV_WANTED(TOMP_EV_DISPATCH))
     TOMP_EV_CALL(dispatch, thr, &x->t, ompt_dispatch_taskloop_chunk, x->ompt_chunk[0],
                  x->ompt_chunk[1]);
 }
@@ -687,7 +688,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
    * started, so it has no schedule events (ompt_discarded) */
   bool ev = observed && !skip && TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE);
   if (ev) tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t); /* inline: the common event */
-  if (observed && tomp_unlikely(x->chunk_pending) && !skip) ompt_chunk_begin(thr, x);
+  if (observed && tomp_unlikely(x->chunk_pending)) ompt_chunk_begin(thr, x, skip);
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps

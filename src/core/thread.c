@@ -243,6 +243,9 @@ static tomp_thread_t *spawn_worker(void) {
   }
   init_thread_desc(t, 2 /* ompt_thread_worker */);
   t->go = GO_IDLE;
+  /* in the table (a debugger reads it) and maybe in a team before it first runs: waiting for
+   * work, not "outside all parallel regions" */
+  t->state = ompt_state_idle;
   table_add(t); /* before it runs: its thread_begin may already read the number */
   int rc = pthread_create(&t->pthread, &worker_attr, worker_main, t);
   if (rc) {

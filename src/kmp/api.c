@@ -3,6 +3,7 @@
  * answered back (blocktime, library mode), so a program that sets and reads them sees its
  * values; what each one does on tomp is in docs/kmp-abi.md.  The ompc_* names are other names
  * of omp_* routines (src/kmp/aliases.ld). */
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -43,14 +44,19 @@ TOMP_EXPORT int kmp_get_stacksize(void) {
 /* ---- blocktime and library mode: kept and answered (tomp's waiting follows
  * OMP_WAIT_POLICY) ---------------------------------------------------------------------- */
 
-static int blocktime = 200; /* libomp's default, milliseconds */
-static int library = 3;     /* throughput */
+static int blocktime = -1; /* milliseconds; -1: not set, follow OMP_WAIT_POLICY */
+static int library = 3;    /* throughput */
 
 TOMP_EXPORT void kmp_set_blocktime(int ms) {
   __atomic_store_n(&blocktime, ms < 0 ? 0 : ms, __ATOMIC_RELAXED);
 }
+/* Unset, it answers as libomp does for the wait policy: active spins forever (INT_MAX),
+ * passive sleeps at once (0), otherwise libomp's default of 200 ms. */
 TOMP_EXPORT int kmp_get_blocktime(void) {
-  return __atomic_load_n(&blocktime, __ATOMIC_RELAXED);
+  int b = __atomic_load_n(&blocktime, __ATOMIC_RELAXED);
+  if (b >= 0) return b;
+  tomp_thread();
+  return tomp_g.wait_policy == 1 ? INT_MAX : tomp_g.wait_policy == 0 ? 0 : 200;
 }
 TOMP_EXPORT void kmp_set_library(int mode) {
   if (mode < 1 || mode > 3) {

@@ -167,7 +167,19 @@ extern __thread tomp_kmp_push_t tomp_kmp_push __attribute__((tls_model("initial-
 TOMP_HIDDEN;
 
 void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...) TOMP_EXPORT;
+void __kmpc_fork_call_if(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, kmp_int32 cond,
+                         void *args) TOMP_EXPORT;
 void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads) TOMP_EXPORT;
+void __kmpc_push_num_threads_strict(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads,
+                                    int severity, const char *message) TOMP_EXPORT;
+void __kmpc_push_num_threads_list(ident_t *loc, kmp_int32 gtid, kmp_uint32 list_length,
+                                  kmp_int32 *num_threads_list) TOMP_EXPORT;
+void __kmpc_push_num_threads_list_strict(ident_t *loc, kmp_int32 gtid, kmp_uint32 list_length,
+                                         kmp_int32 *num_threads_list, int severity,
+                                         const char *message) TOMP_EXPORT;
+void __kmpc_scope(ident_t *loc, kmp_int32 gtid, void *reserved) TOMP_EXPORT;
+void __kmpc_end_scope(ident_t *loc, kmp_int32 gtid, void *reserved) TOMP_EXPORT;
+int __kmpc_get_target_offload(void) TOMP_EXPORT;
 void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind) TOMP_EXPORT;
 void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
 void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
@@ -244,6 +256,7 @@ void *__kmpc_copyprivate_light(ident_t *loc, kmp_int32 gtid, void *cpy_data) TOM
 void __kmpc_flush(ident_t *loc) TOMP_EXPORT;
 void __kmpc_ordered(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
 void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_error(ident_t *loc, int severity, const char *message) TOMP_EXPORT;
 
 /* reduce.c */
 kmp_int32 __kmpc_reduce_nowait(ident_t *loc, kmp_int32 gtid, kmp_int32 num_vars, size_t reduce_size,
@@ -266,6 +279,20 @@ void tomp_kmp_destroy_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
 void tomp_kmp_set_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
 void tomp_kmp_unset_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
 int tomp_kmp_test_nest_lock(kmp_nest_lock_t *l) TOMP_EXPORT;
+void __kmpc_init_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+void __kmpc_init_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock,
+                                uintptr_t hint) TOMP_EXPORT;
+void __kmpc_destroy_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+void __kmpc_set_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+void __kmpc_unset_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+int __kmpc_test_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+void __kmpc_init_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+void __kmpc_init_nest_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock,
+                                     uintptr_t hint) TOMP_EXPORT;
+void __kmpc_destroy_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+void __kmpc_set_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+void __kmpc_unset_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+int __kmpc_test_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
 
 /* threadprivate.c */
 void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *data, size_t size,

@@ -1,6 +1,6 @@
 /* The tasking half of LLVM's ABI: how the front-end lays out a clang task on core's tasks, and
  * the entry points of task.c, taskdep.c, taskloop.c, taskgroup.c, taskred.c, cancel.c,
- * teams.c, alloc.c and error.c.
+ * teams.c and alloc.c (the error directive is sync.c's).
  *
  * A task's argument area (core's, tomp_task_alloc) holds a front-end header, then the
  * compiler's kmp_task_t with its privates (sizeof_kmp_task_t bytes), then the shareds
@@ -175,8 +175,5 @@ uintptr_t __kmpc_init_allocator(kmp_int32 gtid, uintptr_t memspace, int ntraits,
 void __kmpc_destroy_allocator(kmp_int32 gtid, uintptr_t allocator) TOMP_EXPORT;
 void __kmpc_set_default_allocator(kmp_int32 gtid, uintptr_t allocator) TOMP_EXPORT;
 uintptr_t __kmpc_get_default_allocator(kmp_int32 gtid) TOMP_EXPORT;
-
-/* error.c: severity 1 warning, 2 fatal */
-void __kmpc_error(ident_t *loc, int severity, const char *message) TOMP_EXPORT;
 
 #endif

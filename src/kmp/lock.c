@@ -68,3 +68,57 @@ VER(tomp_kmp_destroy_nest_lock, omp_destroy_nest_lock);
 VER(tomp_kmp_set_nest_lock, omp_set_nest_lock);
 VER(tomp_kmp_unset_nest_lock, omp_unset_nest_lock);
 VER(tomp_kmp_test_nest_lock, omp_test_nest_lock);
+
+/* ---- the __kmpc_*_lock interface (compilers that call the runtime for omp_* locks): a user
+ * lock is the program's omp_lock_t / omp_nest_lock_t (clang's layout: 8 bytes) ---------- */
+
+TOMP_EXPORT void __kmpc_init_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  omp_init_lock((omp_lock_t *)user_lock);
+}
+TOMP_EXPORT void __kmpc_init_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock,
+                                            uintptr_t hint) {
+  (void)loc, (void)gtid;
+  omp_init_lock_with_hint((omp_lock_t *)user_lock, (omp_sync_hint_t)hint);
+}
+TOMP_EXPORT void __kmpc_destroy_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  omp_destroy_lock((omp_lock_t *)user_lock);
+}
+TOMP_EXPORT void __kmpc_set_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  omp_set_lock((omp_lock_t *)user_lock);
+}
+TOMP_EXPORT void __kmpc_unset_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  omp_unset_lock((omp_lock_t *)user_lock);
+}
+TOMP_EXPORT int __kmpc_test_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  return omp_test_lock((omp_lock_t *)user_lock);
+}
+TOMP_EXPORT void __kmpc_init_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  tomp_kmp_init_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+TOMP_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t *loc, kmp_int32 gtid, void **user_lock,
+                                                 uintptr_t hint) {
+  (void)loc, (void)gtid;
+  tomp_kmp_init_nest_lock_with_hint((kmp_nest_lock_t *)user_lock, (int)hint);
+}
+TOMP_EXPORT void __kmpc_destroy_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  tomp_kmp_destroy_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+TOMP_EXPORT void __kmpc_set_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  tomp_kmp_set_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+TOMP_EXPORT void __kmpc_unset_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  tomp_kmp_unset_nest_lock((kmp_nest_lock_t *)user_lock);
+}
+TOMP_EXPORT int __kmpc_test_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) {
+  (void)loc, (void)gtid;
+  return tomp_kmp_test_nest_lock((kmp_nest_lock_t *)user_lock);
+}

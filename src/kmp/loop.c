@@ -342,10 +342,13 @@ static bool dispatch_next_dx(kmp_int32 *plast, uint64_t *lb, uint64_t *ub) {
   return true;
 }
 
-static bool dispatch_next(kmp_int32 *plast, uint64_t *lb, uint64_t *ub) {
+/* observed: a tool listens; core's full path then reports every chunk (the quick one, which
+ * takes a chunk inline, reports nothing). */
+static inline __attribute__((always_inline)) bool dispatch_next(kmp_int32 *plast, uint64_t *lb,
+                                                                uint64_t *ub, const bool observed) {
   uint64_t lo, hi;
   if (tomp_unlikely(tomp_kmp_dx.dispatch)) return dispatch_next_dx(plast, lb, ub);
-  if (!tomp_loop_next_quick(&lo, &hi)) {
+  if (!(observed ? tomp_loop_next(tomp_thread(), &lo, &hi) : tomp_loop_next_quick(&lo, &hi))) {
     tomp_thread_t *thr = tomp_thread();
     tomp_loop_end(thr, TOMP_END_NOWAIT);
     return false;
@@ -361,7 +364,7 @@ static TOMP_OBSERVED_TWIN bool dispatch_next_observed(const void *ra, void *fp, 
                                                       uint64_t *lb, uint64_t *ub) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
-  return dispatch_next(plast, lb, ub);
+  return dispatch_next(plast, lb, ub, true);
 }
 
 #define KMP_DISPATCH(suffix, T, ST, is_signed)                                                     \
@@ -381,7 +384,7 @@ static TOMP_OBSERVED_TWIN bool dispatch_next_observed(const void *ra, void *fp, 
     if (tomp_listening())                                                                          \
       more = dispatch_next_observed(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), plast, &lb, &ub);          \
     else                                                                                           \
-      more = dispatch_next(plast, &lb, &ub);                                                       \
+      more = dispatch_next(plast, &lb, &ub, false);                                                \
     if (!more) return 0;                                                                           \
     *plb = (T)lb;                                                                                  \
     *pub = (T)ub;                                                                                  \

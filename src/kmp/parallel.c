@@ -56,6 +56,22 @@ TOMP_EXPORT void __kmpc_fork_call(ident_t *loc, kmp_int32 argc, kmpc_micro micro
     tomp_parallel_quiet(region_body, &r, nthreads, bind);
 }
 
+/* flang's form (OpenMPIRBuilder): the if clause as an argument; false runs a team of one */
+TOMP_EXPORT void __kmpc_fork_call_if(ident_t *loc, kmp_int32 argc, kmpc_micro microtask,
+                                     kmp_int32 cond, void *args) {
+  (void)loc;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  void **pa = args, *argv[argc < TOMP_KMP_ARGV_MIN ? TOMP_KMP_ARGV_MIN : (argc > 0 ? argc : 1)];
+  if (argc < 0) argc = 0;
+  for (int i = 0; i < TOMP_KMP_ARGV_MIN || i < argc; i++)
+    argv[i] = i < argc ? pa[i] : NULL;
+  kmp_region_t r = {microtask, argc, argv};
+  unsigned nthreads, bind;
+  take_push(&nthreads, &bind);
+  tomp_parallel(region_body, &r, tomp_team_size(thr, nthreads, cond != 0), bind);
+}
+
 TOMP_EXPORT void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads) {
   (void)loc, (void)gtid;
   /* OpenMP 5.2 10.1.2: the num_threads expression must be positive; a bad one gets the
@@ -66,6 +82,28 @@ TOMP_EXPORT void __kmpc_push_num_threads(ident_t *loc, kmp_int32 gtid, kmp_int32
   }
   tomp_thread();
   tomp_kmp_push.nthreads = (unsigned)num_threads;
+}
+
+/* num_threads(strict: n) (OpenMP 6.0): tomp gives the team it can, as without strict */
+TOMP_EXPORT void __kmpc_push_num_threads_strict(ident_t *loc, kmp_int32 gtid, kmp_int32 num_threads,
+                                                int severity, const char *message) {
+  (void)severity, (void)message;
+  __kmpc_push_num_threads(loc, gtid, num_threads);
+}
+
+/* num_threads with a list (one value per nesting level): the first applies to this region;
+ * the inner ones are not kept (nthreads-var lists come only from OMP_NUM_THREADS here) */
+TOMP_EXPORT void __kmpc_push_num_threads_list(ident_t *loc, kmp_int32 gtid, kmp_uint32 list_length,
+                                              kmp_int32 *num_threads_list) {
+  if (list_length > 0 && num_threads_list) __kmpc_push_num_threads(loc, gtid, num_threads_list[0]);
+}
+
+TOMP_EXPORT void __kmpc_push_num_threads_list_strict(ident_t *loc, kmp_int32 gtid,
+                                                     kmp_uint32 list_length,
+                                                     kmp_int32 *num_threads_list, int severity,
+                                                     const char *message) {
+  (void)severity, (void)message;
+  __kmpc_push_num_threads_list(loc, gtid, list_length, num_threads_list);
 }
 
 TOMP_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind) {
@@ -154,6 +192,29 @@ TOMP_EXPORT kmp_int32 __kmpc_in_parallel(ident_t *loc) {
 TOMP_EXPORT kmp_int32 __kmpc_ok_to_fork(ident_t *loc) {
   (void)loc;
   return 1;
+}
+
+/* scope (OpenMP 5.1): the compiler emits its privatisation and barrier itself; these mark
+ * the construct's extent */
+TOMP_EXPORT void __kmpc_scope(ident_t *loc, kmp_int32 gtid, void *reserved) {
+  (void)loc, (void)gtid, (void)reserved;
+}
+TOMP_EXPORT void __kmpc_end_scope(ident_t *loc, kmp_int32 gtid, void *reserved) {
+  (void)loc, (void)gtid, (void)reserved;
+}
+
+/* target-offload-var for libomptarget, in libomp's encoding: 0 disabled, 1 default,
+ * 2 mandatory */
+TOMP_EXPORT int __kmpc_get_target_offload(void) {
+  tomp_thread();
+  switch (tomp_g.target_offload) {
+  case TOMP_OFFLOAD_DISABLED:
+    return 0;
+  case TOMP_OFFLOAD_MANDATORY:
+    return 2;
+  default:
+    return 1;
+  }
 }
 
 /* Library start and end markers some compilers emit: tomp initialises when loaded and

@@ -179,8 +179,6 @@ TOMP_EXPORT void __kmpc_proxy_task_completed_ooo(kmp_task_t *ptask) {
   proxy_completed(ptask);
 }
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wframe-address"
 TOMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
@@ -191,10 +189,20 @@ TOMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_tas
               (void *)task);
     return;
   }
-  /* the exit frame is the frame that calls the task's routine: our caller's */
-  tomp_task_begin_included(thr, h->core, __builtin_frame_address(1), &h->saved);
+  /* The compiled code calls the body from the encountering task's own frame, right above
+   * this entry point's: that boundary is the task's exit frame and, while the body runs, the
+   * encountering task's enter frame (as for a task GOMP_task runs at once), which the entry
+   * guard must then leave set (complete_if0 clears it). */
+  void *fp = TOMP_ENTRY_FRAME();
+  tomp_task_begin_included(thr, h->core, fp, &h->saved);
+  if (tomp_entry_guard_.thr) {
+    tomp_task_t *p = h->core->parent;
+    p->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
+    p->frame.enter_frame.ptr = fp;
+    thr->codeptr = tomp_entry_guard_.codeptr;
+    tomp_entry_guard_.thr = NULL;
+  }
 }
-#pragma GCC diagnostic pop
 
 TOMP_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_task_t *task) {
   tomp_thread_t *thr = tomp_thread();
@@ -209,7 +217,10 @@ TOMP_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_
   if (h->kflags & KMP_TASK_DESTRUCTORS) task->data1.destructors(gtid, task);
   tomp_included_t saved = h->saved;
   bool staged = h->staged;
+  tomp_task_t *p = ct->parent;
+  void *fp = ct->frame.exit_frame.ptr;
   tomp_task_end_included(thr, ct, &saved);
+  if (fp && p->frame.enter_frame.ptr == fp) p->frame.enter_frame.ptr = NULL; /* begin_if0's */
   if (staged) tomp_kmp_stage_release(h); /* core ran the task on it in place */
 }
 

@@ -10,6 +10,7 @@
 
 #include "ompt.h"
 #include "affinity.h"
+#include "state_names.h"
 #include "task.h"
 
 /* What ompt_set_callback answers, per event, for gcc-compiled programs: `always` where every
@@ -85,28 +86,9 @@ static const struct {
   int value;
   const char *name;
 } states[] = {
-    {ompt_state_work_serial, "ompt_state_work_serial"},
-    {ompt_state_work_parallel, "ompt_state_work_parallel"},
-    {ompt_state_work_reduction, "ompt_state_work_reduction"},
-    {ompt_state_wait_barrier, "ompt_state_wait_barrier"},
-    {ompt_state_wait_barrier_implicit_parallel, "ompt_state_wait_barrier_implicit_parallel"},
-    {ompt_state_wait_barrier_implicit_workshare, "ompt_state_wait_barrier_implicit_workshare"},
-    {ompt_state_wait_barrier_implicit, "ompt_state_wait_barrier_implicit"},
-    {ompt_state_wait_barrier_explicit, "ompt_state_wait_barrier_explicit"},
-    {ompt_state_wait_barrier_implementation, "ompt_state_wait_barrier_implementation"},
-    {ompt_state_wait_barrier_teams, "ompt_state_wait_barrier_teams"},
-    {ompt_state_wait_taskwait, "ompt_state_wait_taskwait"},
-    {ompt_state_wait_taskgroup, "ompt_state_wait_taskgroup"},
-    {ompt_state_wait_mutex, "ompt_state_wait_mutex"},
-    {ompt_state_wait_lock, "ompt_state_wait_lock"},
-    {ompt_state_wait_critical, "ompt_state_wait_critical"},
-    {ompt_state_wait_atomic, "ompt_state_wait_atomic"},
-    {ompt_state_wait_ordered, "ompt_state_wait_ordered"},
-    {ompt_state_wait_target, "ompt_state_wait_target"},
-    {ompt_state_wait_target_map, "ompt_state_wait_target_map"},
-    {ompt_state_wait_target_update, "ompt_state_wait_target_update"},
-    {ompt_state_idle, "ompt_state_idle"},
-    {ompt_state_overhead, "ompt_state_overhead"},
+#define TOMP_STATE_ROW_(st) {st, #st},
+    TOMP_STATE_NAMES(TOMP_STATE_ROW_)
+#undef TOMP_STATE_ROW_
 };
 #define NSTATES (int)(sizeof states / sizeof states[0])
 

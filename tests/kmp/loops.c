@@ -64,6 +64,26 @@ int main(void) {
     HIT(i);
   check_all("simd:static");
 
+  /* simd:runtime (clang 14 passes it as runtime with the nonmonotonic modifier) */
+  omp_set_schedule(omp_sched_static, 3);
+  reset();
+#pragma omp parallel for simd schedule(simd : runtime)
+  for (int i = 0; i < N; i++)
+    HIT(i);
+  check_all("simd:runtime (static,3)");
+  omp_set_schedule(omp_sched_dynamic, 5);
+  reset();
+#pragma omp parallel for simd schedule(simd : runtime)
+  for (int i = 0; i < N; i++)
+    HIT(i);
+  check_all("simd:runtime (dynamic,5)");
+  omp_set_schedule(omp_sched_static, 0);
+  reset();
+#pragma omp parallel for simd schedule(simd : runtime)
+  for (int i = 0; i < N; i++)
+    HIT(i);
+  check_all("simd:runtime (static)");
+
   /* fewer iterations than threads: the idle threads get an empty range */
   int few[2] = {0, 0};
 #pragma omp parallel for schedule(static) num_threads(4)

@@ -21,6 +21,10 @@
  *             thread 0 signals, its team mate waits in an explicit barrier; both threads of
  *             outer thread 1's inner region wait for test_lock, which the initial thread
  *             took before the regions (wait_lock)
+ *   nested3   3 levels: 2 threads, each in a team of one (level 2, inactive), each starting
+ *             a region of 3 (level 3): inner thread 0 under outer thread 0 signals, its two
+ *             team mates wait in an explicit barrier; the three under outer thread 1 wait for
+ *             test_lock (wait_lock)
  *   idle      a region of 4 threads ends; the initial thread, outside any region, signals
  *             while the three workers are idle (state idle, in no team).  ICVs are also set
  *             by API calls here: omp_set_num_threads(3), omp_set_schedule(guided, 7),
@@ -113,6 +117,32 @@ static void nested_regions(void) {
   }
 }
 
+/* Three levels, as LLVM's ompd_parallel test nests them, the middle one a team of one (an
+ * inactive region, still a level of its own).  Thread 0 of the innermost region under outer
+ * thread 0 signals; every other innermost thread waits in an explicit barrier or for
+ * test_lock. */
+static void nested3_regions(void) {
+  omp_set_max_active_levels(3);
+  omp_init_lock(&test_lock);
+  omp_set_lock(&test_lock);
+#pragma omp parallel num_threads(2)
+  {
+    int outer = omp_get_thread_num();
+#pragma omp parallel num_threads(1)
+    {
+#pragma omp parallel num_threads(3)
+      {
+        if (outer == 0) {
+          if (omp_get_thread_num() == 0) ompd_test_ready();
+#pragma omp barrier
+        } else {
+          omp_set_lock(&test_lock);
+        }
+      }
+    }
+  }
+}
+
 static void idle_workers(void) {
   int n = 0;
 #pragma omp parallel num_threads(4)
@@ -141,6 +171,8 @@ int main(int argc, char **argv) {
     taskwait_region();
   else if (!strcmp(mode, "nested"))
     nested_regions();
+  else if (!strcmp(mode, "nested3"))
+    nested3_regions();
   else if (!strcmp(mode, "idle"))
     idle_workers();
   else {

@@ -6,7 +6,7 @@
  * FileCheck on a one-thread run; on two threads ompt-print checks that every explicit task
  * completes exactly once and that waits nest.
  *
- * test-cc: clang
+ * ompt-compiler: clang
  * ompt-run: OMP_THREAD_LIMIT=1
  * ompt-filecheck: CHECK
  * ompt-run: x8

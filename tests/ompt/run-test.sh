@@ -7,10 +7,11 @@
 #
 # Directives, each on a line of its own in the leading comment of NAME.c:
 #   test-cflags: FLAGS         extra gcc flags (the build is gcc -fopenmp -O1 -g -rdynamic)
-#   test-cc: clang             build with clang-14 instead (LLVM's ABI; 77 if it is missing)
 #   test-timeout: N            seconds per run (default 120)
 #   test-skip-tsan: REASON     not run on the TSan build (a known open problem: say which)
 #   ompt-link-tomp: REASON     link against the build's libgomp.so.1 (tomp), not the system's
+#   ompt-compiler: clang       build with clang-14 -fopenmp (LLVM's ABI; tomp serves it as
+#                              libomp.so.5) instead of gcc
 #   ompt-run: [xN] [VAR=value ...] [-- ARG ...]
 #                              a run of the program under the tool, N times (default 1),
 #                              with that environment and those arguments.  Every run must
@@ -78,7 +79,7 @@ for d in "${DIRS[@]}"; do
       [ ${#RUN_REPEAT[@]} -gt 0 ] || fail "$key before the first ompt-run"
       CHECKS+=("$((${#RUN_REPEAT[@]} - 1))	$key	$val")
       ;;
-    ompt-link-tomp | test-cflags | test-cc | test-timeout | test-skip-tsan) ;;
+    ompt-link-tomp | ompt-compiler | test-cflags | test-cc | test-timeout | test-skip-tsan) ;;
     *) fail "unknown directive $key" ;;
   esac
 done
@@ -89,7 +90,8 @@ fi
 
 read -ra cflags <<<"$(value test-cflags)"
 [ -n "$(value ompt-link-tomp)" ] && cflags+=("$TOMP_BUILD/lib/libgomp.so.1")
-if [ "$(value test-cc)" = clang ]; then
+# test-cc: clang (or ompt-compiler: clang): built by clang-14 for LLVM's ABI
+if [ "$(value test-cc)" = clang ] || [ "$(value ompt-compiler)" = clang ]; then
   export OMPT_CC=${CLANG:-clang-14}
   command -v "$OMPT_CC" >/dev/null || { echo "$OMPT_CC not found"; exit 77; }
 fi

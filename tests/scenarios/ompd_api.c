@@ -6,8 +6,10 @@
  * known state (team sizes, thread numbers, states, wait ids, task functions = the compiler's
  * outlined bodies, ICVs from the environment and from API calls), first from a core file of
  * the target (gcore: segments from the core, the rest from the mapped files its NT_FILE note
- * names), then live; then the error codes: bad input, released and stale handles, a foreign
- * and a corrupt address space.  Run with
+ * names), then live; then the error codes: a NULL, released, foreign or stale handle is
+ * ompd_rc_stale_handle, a bad argument other than a handle (a NULL output, a wrong context or
+ * scope) ompd_rc_bad_input (tools/ompd/tompd.h says why); a foreign and a corrupt address
+ * space.  Run with
  * OMP_DEBUG=enabled (breakpoints on, the runtime names the library) and without (the state is
  * read all the same; the library is $OMPD_LIB; an undeferred task took the no-tool tiny
  * path, whose function the library must not claim to know).
@@ -89,8 +91,10 @@ static ompd_rc_t cb_print(const char *s, int category) {
   fputs(s, stdout);
   return ompd_rc_ok;
 }
+/* a context this debugger side never made: its callbacks say so, as LLVM's gdb plug-in's do */
+static struct _ompd_aspace_cont unknown_ctx;
 static ompd_rc_t cb_sizes(ompd_address_space_context_t *c, ompd_device_type_sizes_t *s) {
-  (void)c;
+  if (c == &unknown_ctx) return ompd_rc_stale_handle;
   *s = (ompd_device_type_sizes_t){1, 2, 4, 8, 8, 8};
   return ompd_rc_ok;
 }
@@ -423,10 +427,10 @@ static void phase1(void) {
     int c2 = 99;
     RC(p_thread_handle_compare(tB, tA, &c2), ompd_rc_ok);
     CHECK(c2 == -c, "compare is antisymmetric");
-    RC(p_thread_handle_compare(tA, NULL, &c), ompd_rc_bad_input);
+    RC(p_thread_handle_compare(tA, NULL, &c), ompd_rc_stale_handle);
     RC(p_rel_thread_handle(t2), ompd_rc_ok);
-    RC(p_rel_thread_handle(t2), ompd_rc_bad_input); /* released */
-    RC(p_get_state(t2, &(ompd_word_t){0}, NULL), ompd_rc_bad_input);
+    RC(p_rel_thread_handle(t2), ompd_rc_stale_handle); /* released */
+    RC(p_get_state(t2, &(ompd_word_t){0}, NULL), ompd_rc_stale_handle);
     uint64_t id = 0;
     int lwp = 0;
     RC(p_get_thread_id(tB, 0, 8, &id), ompd_rc_ok);
@@ -442,7 +446,7 @@ static void phase1(void) {
     RC(p_get_thread_handle(as, 1, 4, &nolwp, &t2), ompd_rc_unavailable);
     RC(p_get_thread_handle(as, 7, 4, &nolwp, &t2), ompd_rc_unsupported);
     RC(p_get_thread_handle(as, 0, 3, &nolwp, &t2), ompd_rc_bad_input);
-    RC(p_get_thread_handle(NULL, 1, 4, &nolwp, &t2), ompd_rc_bad_input);
+    RC(p_get_thread_handle(NULL, 1, 4, &nolwp, &t2), ompd_rc_stale_handle);
     RC(p_get_thread_handle(as, 1, 4, NULL, &t2), ompd_rc_bad_input);
   }
   ompd_word_t st = -1;
@@ -472,7 +476,7 @@ static void phase1(void) {
     CHECK(n >= 19 && seen_lock && !more, "%d states enumerated", n);
     RC(p_enumerate_states(as, cur, &next, &name, &more), ompd_rc_bad_input); /* past the last */
     RC(p_enumerate_states(as, 0x7777, &next, &name, &more), ompd_rc_bad_input);
-    RC(p_enumerate_states(NULL, ompt_state_undefined, &next, &name, &more), ompd_rc_bad_input);
+    RC(p_enumerate_states(NULL, ompt_state_undefined, &next, &name, &more), ompd_rc_stale_handle);
   }
   /* the idle worker: a thread of the target that is an OpenMP thread but in no role */
   {
@@ -523,7 +527,7 @@ static void phase1(void) {
   if (!root) return;
   CHECK(team_size(root) == 1 && levels(root) == 0, "the initial thread's implicit region");
   RC(p_get_enclosing_parallel_handle(root, &none), ompd_rc_unavailable);
-  RC(p_get_enclosing_parallel_handle(NULL, &none), ompd_rc_bad_input);
+  RC(p_get_enclosing_parallel_handle(NULL, &none), ompd_rc_stale_handle);
   RC(p_get_enclosing_parallel_handle(root, NULL), ompd_rc_bad_input);
   {
     /* thread numbers: thread i of each team */
@@ -547,7 +551,7 @@ static void phase1(void) {
     RC(p_get_thread_in_parallel(pA, 2, &t), ompd_rc_bad_input);
     RC(p_get_thread_in_parallel(pA, -1, &t), ompd_rc_bad_input);
     RC(p_get_thread_in_parallel(root, 1, &t), ompd_rc_bad_input);
-    RC(p_get_thread_in_parallel(NULL, 0, &t), ompd_rc_bad_input);
+    RC(p_get_thread_in_parallel(NULL, 0, &t), ompd_rc_stale_handle);
   }
 
   /* ---- tasks ------------------------------------------------------------------------------ */
@@ -602,7 +606,7 @@ static void phase1(void) {
     CHECK(tp && cmp_par(tp, pC) == 0, "C's explicit task binds to C's region");
     RC(p_get_task_parallel_handle(init, &tp), ompd_rc_ok);
     CHECK(tp && cmp_par(tp, root) == 0, "the initial task binds to the implicit region");
-    RC(p_get_task_parallel_handle(NULL, &tp), ompd_rc_bad_input);
+    RC(p_get_task_parallel_handle(NULL, &tp), ompd_rc_stale_handle);
   }
   {
     ompd_frame_info_t ex, en;
@@ -616,7 +620,7 @@ static void phase1(void) {
     RC(p_get_task_frame(kC, NULL, &en), ompd_rc_bad_input);
   }
   CHECK(cmp_task(kA, kB) != 0, "A and B run different implicit tasks");
-  RC(p_task_handle_compare(kA, NULL, &(int){0}), ompd_rc_bad_input);
+  RC(p_task_handle_compare(kA, NULL, &(int){0}), ompd_rc_stale_handle);
 
   /* ---- ICVs ------------------------------------------------------------------------------ */
   {
@@ -630,7 +634,7 @@ static void phase1(void) {
     }
     CHECK(n >= 20 && !more, "%d ICVs", n);
     RC(p_enumerate_icvs(as, cur, &next, &name, &sc, &more), ompd_rc_bad_input);
-    RC(p_enumerate_icvs(NULL, 0, &next, &name, &sc, &more), ompd_rc_bad_input);
+    RC(p_enumerate_icvs(NULL, 0, &next, &name, &sc, &more), ompd_rc_stale_handle);
   }
   /* from the environment (OMP_SCHEDULE=dynamic,3 OMP_NUM_THREADS=2,2 ...) and the API */
   icv_str_is(kB, "run-sched-var", ompd_scope_task, "dynamic,3");
@@ -666,7 +670,7 @@ static void phase1(void) {
        ompd_rc_bad_input); /* not an implicit task */
     RC(p_get_icv_from_scope(pA, ompd_scope_parallel, 999, &v), ompd_rc_bad_input);
     RC(p_get_icv_from_scope(pA, ompd_scope_parallel, ts, NULL), ompd_rc_bad_input);
-    RC(p_get_icv_from_scope(NULL, ompd_scope_parallel, ts, &v), ompd_rc_bad_input);
+    RC(p_get_icv_from_scope(NULL, ompd_scope_parallel, ts, &v), ompd_rc_stale_handle);
     RC(p_get_icv_string_from_scope(pA, ompd_scope_parallel, ts, NULL), ompd_rc_bad_input);
   }
   {
@@ -681,7 +685,7 @@ static void phase1(void) {
     RC(p_rel_display_control_vars(&vars), ompd_rc_ok);
     CHECK(vars == NULL, "released");
     RC(p_rel_display_control_vars(&vars), ompd_rc_bad_input);
-    RC(p_get_display_control_vars(NULL, &vars), ompd_rc_bad_input);
+    RC(p_get_display_control_vars(NULL, &vars), ompd_rc_stale_handle);
   }
   /* ---- tool data (no tool: zero) ----------------------------------------------------------- */
   {
@@ -695,7 +699,7 @@ static void phase1(void) {
     RC(p_get_tool_data(imp, ompd_scope_implicit_task, &v, &a), ompd_rc_ok);
     RC(p_get_tool_data(as, ompd_scope_address_space, &v, &a), ompd_rc_bad_input);
     RC(p_get_tool_data(tA, ompd_scope_thread, NULL, &a), ompd_rc_bad_input);
-    RC(p_get_tool_data(kC, ompd_scope_thread, &v, &a), ompd_rc_bad_input); /* not a thread */
+    RC(p_get_tool_data(kC, ompd_scope_thread, &v, &a), ompd_rc_stale_handle); /* not a thread */
   }
 }
 
@@ -779,6 +783,7 @@ int main(int argc, char **argv) {
   RC(p_initialize(202111, &callbacks), ompd_rc_ok);
   RC(p_process_initialize(NULL, &as), ompd_rc_bad_input);
   RC(p_process_initialize(&ctx, NULL), ompd_rc_bad_input);
+  RC(p_process_initialize(&unknown_ctx, &as), ompd_rc_bad_input); /* a wrong context */
   RC(p_process_initialize(&ctx, &as), ompd_rc_ok);
   if (!as) goto end;
   ompd_word_t omp_ver = 0;
@@ -788,12 +793,12 @@ int main(int argc, char **argv) {
   RC(p_get_omp_version_string(as, &omp_vs), ompd_rc_ok);
   CHECK(omp_vs && strstr(omp_vs, "tomp") && strstr(omp_vs, "5.2"), "omp version string %s",
         omp_vs ? omp_vs : "");
-  RC(p_get_omp_version(NULL, &omp_ver), ompd_rc_bad_input);
+  RC(p_get_omp_version(NULL, &omp_ver), ompd_rc_stale_handle);
   RC(p_get_omp_version_string(as, NULL), ompd_rc_bad_input);
   ompd_address_space_handle_t *dev = NULL;
   uint64_t devid = 0;
   RC(p_device_initialize(as, &ctx, 1, sizeof devid, &devid, &dev), ompd_rc_unsupported);
-  RC(p_device_initialize(NULL, &ctx, 1, sizeof devid, &devid, &dev), ompd_rc_bad_input);
+  RC(p_device_initialize(NULL, &ctx, 1, sizeof devid, &devid, &dev), ompd_rc_stale_handle);
   RC(p_device_initialize(as, &ctx, 1, sizeof devid, &devid, NULL), ompd_rc_bad_input);
 
   /* the same state from a core file of the target (gcore), then live */
@@ -834,10 +839,11 @@ int main(int argc, char **argv) {
     RC(p_get_curr_parallel_handle(tA, &ph), ompd_rc_ok);
     CHECK(ph && cmp_par(ph, root) == 0, "A is back in its implicit region");
     RC(p_rel_parallel_handle(pA), ompd_rc_ok);
-    RC(p_rel_parallel_handle(pA), ompd_rc_bad_input);
+    RC(p_rel_parallel_handle(pA), ompd_rc_stale_handle); /* released */
     RC(p_rel_task_handle(kC), ompd_rc_ok);
-    RC(p_rel_task_handle(kC), ompd_rc_bad_input);
-    RC(p_get_task_frame(kC, &(ompd_frame_info_t){0}, &(ompd_frame_info_t){0}), ompd_rc_bad_input);
+    RC(p_rel_task_handle(kC), ompd_rc_stale_handle); /* released */
+    RC(p_get_task_frame(kC, &(ompd_frame_info_t){0}, &(ompd_frame_info_t){0}),
+       ompd_rc_stale_handle);
   }
 
   /* ---- foreign and corrupt address spaces --------------------------------------------------- */
@@ -888,11 +894,11 @@ int main(int argc, char **argv) {
       CHECK(rc == ompd_rc_error, "impossible thread count: %d", rc);
       RC(p_rel_address_space_handle(fas), ompd_rc_ok);
     }
-    RC(p_rel_address_space_handle(NULL), ompd_rc_bad_input);
+    RC(p_rel_address_space_handle(NULL), ompd_rc_stale_handle);
   }
   RC(p_rel_thread_handle(tA), ompd_rc_ok);
   RC(p_rel_address_space_handle(as), ompd_rc_ok);
-  RC(p_rel_address_space_handle(as), ompd_rc_bad_input);
+  RC(p_rel_address_space_handle(as), ompd_rc_stale_handle); /* released */
   RC(p_finalize(), ompd_rc_ok);
   CHECK(nfree > 10, "the library released memory through the callback (%d)", nfree);
   printf("%d reads\n", nreads);

@@ -80,7 +80,7 @@ static const ompd_callbacks_t callbacks = {cb_alloc,   cb_free,    NULL, cb_size
       X(get_curr_parallel_handle) X(get_enclosing_parallel_handle) X(rel_parallel_handle)          \
           X(parallel_handle_compare) X(get_curr_task_handle) X(get_generating_task_handle)         \
               X(get_task_in_parallel) X(rel_task_handle) X(task_handle_compare)                    \
-                  X(get_task_function) X(enumerate_icvs) X(get_icv_from_scope)
+                  X(get_task_function) X(enumerate_icvs) X(get_icv_from_scope) X(get_thread_in_parallel)
 #define F(name) static __typeof__(ompd_##name) *p_##name;
 OMPD_FUNCS(F)
 #undef F
@@ -164,6 +164,16 @@ static void at_parallel(int *count) {
   CHECK(p_get_enclosing_parallel_handle(p, &outer) == ompd_rc_ok &&
             p_get_task_in_parallel(outer, 0, &init) == ompd_rc_ok,
         "enclosing region");
+  /* the team's workers: none is outside all parallel regions (work_serial), not even one
+   * created for this region that has not started to run yet */
+  for (int i = 1; i < 3; i++) {
+    ompd_thread_handle_t *w = NULL;
+    ompd_word_t st = -1;
+    CHECK(p_get_thread_in_parallel(p, i, &w) == ompd_rc_ok &&
+              p_get_state(w, &st, NULL) == ompd_rc_ok && st != ompt_state_work_serial,
+          "team member %d's state: %#lx", i, (long)st);
+    if (w) p_rel_thread_handle(w);
+  }
   int c = 99;
   if (init) p_task_handle_compare(cur, init, &c);
   CHECK(c == 0, "the current task is the encountering (initial) task");

@@ -8,6 +8,7 @@
 #             implicit task, above its own implicit task (suspended); ompd bt of that thread
 #   nested    2x2 regions: ompd parallel's tree (two level-2 regions of 2 under one of 2),
 #             each thread's region, level and number; the same from the core
+#   nested3   3 levels (2, then a team of one, then 3): the whole tree, live and from a core
 #   idle      workers idle between regions, in no team; ICVs set by the environment and by
 #             API calls (ompd icvs)
 source "$(dirname "$0")/../ompd/gdb_common.sh"
@@ -65,6 +66,31 @@ ompd threads
 ompd parallel
 G
 check_nested nested-core.log gcore
+
+# ---- 3 levels, the middle one a team of one (LLVM's ompd_parallel nests 3): every level in
+# ompd parallel's tree and each thread's innermost region at level 3, live and from a core
+check_nested3() { # LOG WHAT
+  expect "$1" "^parallel region #1: level 1, team of 2, nested3_regions\._omp_fn\.0 " "$2: level 1"
+  [ "$(grep -Ec '^  parallel region #[23]: level 2, team of 1, nested3_regions\._omp_fn\.1 ' "$1")" = 2 ] ||
+    bad "$2: two level-2 regions of one thread"
+  [ "$(grep -Ec '^    parallel region #[45]: level 3, team of 3, nested3_regions\._omp_fn\.2 ' "$1")" = 2 ] ||
+    bad "$2: two level-3 regions of 3 threads, inside the level-2 ones"
+  [ "$(grep -Ec '^      thread [012]: gdb thread' "$1")" = 6 ] || bad "$2: 6 level-3 team members"
+  [ "$(grep -Ec '^[* ] +[0-9]+ +[0-9]+ +#[45] +3 +[012] ' "$1")" = 6 ] || bad "$2: 6 threads at level 3"
+}
+OMP_DEBUG=enabled gdb_live nested3.log "$S" nested3 <<'G'
+run
+ompd-test-wait wait_barrier_explicit=2 wait_lock=3
+ompd parallel
+gcore nested3.core
+kill
+G
+check_nested3 nested3.log live
+gdb_core nested3-core.log "$S" nested3.core <<'G'
+ompd threads
+ompd parallel
+G
+check_nested3 nested3-core.log gcore
 
 # ---- idle workers; ICVs from the environment and the API
 OMP_NUM_THREADS=5 OMP_SCHEDULE=dynamic,4 OMP_THREAD_LIMIT=6 OMP_MAX_TASK_PRIORITY=9 \

@@ -78,9 +78,10 @@ chmod 600 "$dir/victim"
 victim_sum=$(stat -c '%s %a %U %Y' "$dir/victim")$(md5sum <"$dir/victim")
 
 touch "$dir/.start" # what the runs below create is newer
-as_user() { # VAR=value... -- program: run as the user, stdout+stderr in $dir/run.log
-  setpriv --reuid="$user" --regid=nogroup --clear-groups env -i PATH=/usr/bin:/bin "$@" \
-    >"$dir/run.log" 2>&1
+as_user() { # VAR=value... program: run as the user, stdout+stderr in $dir/run.log; the
+  # working directory is $dir/out, where anything written to "." would show
+  (cd "$dir/out" && setpriv --reuid="$user" --regid=nogroup --clear-groups \
+    env -i PATH=/usr/bin:/bin "$@") >"$dir/run.log" 2>&1
 }
 fail=0
 bad() { echo "FAIL: $*"; sed 's/^/    | /' "$dir/run.log"; fail=1; }

@@ -144,7 +144,11 @@ TOMPD_EXPORT ompd_rc_t ompd_process_initialize(ompd_address_space_context_t *con
   if (!tompd_cb) return ompd_rc_error;
   if (!context || !handle) return ompd_rc_bad_input;
   ompd_device_type_sizes_t sz;
-  if (tompd_cb->sizeof_type(context, &sz) != ompd_rc_ok) return ompd_rc_callback_error;
+  /* the debugger's own answer that it does not know the context (LLVM's plug-in says
+   * stale_handle) makes the context a bad argument; any other failure is the callback's */
+  ompd_rc_t crc = tompd_cb->sizeof_type(context, &sz);
+  if (crc == ompd_rc_bad_input || crc == ompd_rc_stale_handle) return ompd_rc_bad_input;
+  if (crc != ompd_rc_ok) return ompd_rc_callback_error;
   if (sz.sizeof_pointer != 8 || sz.sizeof_int != 4 || sz.sizeof_long_long != 8)
     return ompd_rc_incompatible;
   ompd_address_t sym;
@@ -204,13 +208,13 @@ TOMPD_EXPORT ompd_rc_t ompd_device_initialize(ompd_address_space_handle_t *proce
                                               ompd_address_space_context_t *device_context,
                                               ompd_device_t kind, ompd_size_t sizeof_id, void *id,
                                               ompd_address_space_handle_t **device_handle) {
-  if (!tompd_as_ok(process_handle) || !device_context || !device_handle || (sizeof_id && !id))
-    return ompd_rc_bad_input;
+  if (!tompd_as_ok(process_handle)) return ompd_rc_stale_handle;
+  if (!device_context || !device_handle || (sizeof_id && !id)) return ompd_rc_bad_input;
   return ompd_rc_unsupported;
 }
 
 TOMPD_EXPORT ompd_rc_t ompd_rel_address_space_handle(ompd_address_space_handle_t *handle) {
-  if (!tompd_as_ok(handle)) return ompd_rc_bad_input;
+  if (!tompd_as_ok(handle)) return ompd_rc_stale_handle;
   handle->magic = 0;
   tompd_free(handle);
   return ompd_rc_ok;
@@ -218,7 +222,8 @@ TOMPD_EXPORT ompd_rc_t ompd_rel_address_space_handle(ompd_address_space_handle_t
 
 TOMPD_EXPORT ompd_rc_t ompd_get_omp_version(ompd_address_space_handle_t *address_space,
                                             ompd_word_t *omp_version) {
-  if (!tompd_as_ok(address_space) || !omp_version) return ompd_rc_bad_input;
+  if (!tompd_as_ok(address_space)) return ompd_rc_stale_handle;
+  if (!omp_version) return ompd_rc_bad_input;
   *omp_version = address_space->L.openmp_version;
   return ompd_rc_ok;
 }
@@ -227,7 +232,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_omp_version(ompd_address_space_handle_t *address
  * (free_memory). */
 TOMPD_EXPORT ompd_rc_t ompd_get_omp_version_string(ompd_address_space_handle_t *address_space,
                                                    const char **string) {
-  if (!tompd_as_ok(address_space) || !string) return ompd_rc_bad_input;
+  if (!tompd_as_ok(address_space)) return ompd_rc_stale_handle;
+  if (!string) return ompd_rc_bad_input;
   char buf[256];
   ompd_rc_t rc = tompd_string(address_space, address_space->L.version_string, buf, sizeof buf);
   if (rc != ompd_rc_ok) return rc;

@@ -57,8 +57,8 @@ TOMPD_EXPORT ompd_rc_t ompd_enumerate_icvs(ompd_address_space_handle_t *handle,
                                            ompd_icv_id_t current, ompd_icv_id_t *next_id,
                                            const char **next_icv_name, ompd_scope_t *next_scope,
                                            int *more) {
-  if (!tompd_as_ok(handle) || !next_id || !next_icv_name || !next_scope || !more)
-    return ompd_rc_bad_input;
+  if (!tompd_as_ok(handle)) return ompd_rc_stale_handle;
+  if (!next_id || !next_icv_name || !next_scope || !more) return ompd_rc_bad_input;
   if (current + 1 >= ICV_COUNT_) return ompd_rc_bad_input;
   *next_id = current + 1;
   *next_icv_name = icvs[current + 1].name;
@@ -255,21 +255,23 @@ static ompd_rc_t icv_read(where_t *w, ompd_icv_id_t id, int64_t *v, char *s, siz
 
 /* The handle for scope, checked, and where its ICVs are. */
 static ompd_rc_t where(void *handle, ompd_scope_t scope, ompd_icv_id_t id, where_t *w) {
-  if (!handle || id == ompd_icv_undefined || id >= ICV_COUNT_) return ompd_rc_bad_input;
+  if (!handle) return ompd_rc_stale_handle;
+  if (id == ompd_icv_undefined || id >= ICV_COUNT_) return ompd_rc_bad_input;
   ompd_scope_t want = icvs[id].scope;
   memset(w, 0, sizeof *w);
   ompd_rc_t rc;
   if (want == ompd_scope_global || want == ompd_scope_address_space) {
     if (scope != ompd_scope_global && scope != ompd_scope_address_space) return ompd_rc_bad_input;
     ompd_address_space_handle_t *as = handle;
-    if (!tompd_as_ok(as)) return ompd_rc_bad_input;
+    if (!tompd_as_ok(as)) return ompd_rc_stale_handle;
     w->as = as;
     w->icv = as->L.global + as->L.global_icv;
     return ompd_rc_ok;
   }
   if (want == ompd_scope_parallel) {
     ompd_parallel_handle_t *ph = handle;
-    if (scope != ompd_scope_parallel || !tompd_parallel_ok(ph)) return ompd_rc_bad_input;
+    if (scope != ompd_scope_parallel) return ompd_rc_bad_input;
+    if (!tompd_parallel_ok(ph)) return ompd_rc_stale_handle;
     if ((rc = tompd_parallel_check(ph)) != ompd_rc_ok) return rc;
     w->as = ph->as;
     w->par = ph;
@@ -277,8 +279,8 @@ static ompd_rc_t where(void *handle, ompd_scope_t scope, ompd_icv_id_t id, where
   }
   /* task scope: a task handle; implicit_task scope: the handle of an implicit task */
   ompd_task_handle_t *th = handle;
-  if ((scope != ompd_scope_task && scope != ompd_scope_implicit_task) || !tompd_task_ok(th))
-    return ompd_rc_bad_input;
+  if (scope != ompd_scope_task && scope != ompd_scope_implicit_task) return ompd_rc_bad_input;
+  if (!tompd_task_ok(th)) return ompd_rc_stale_handle;
   if (scope == ompd_scope_implicit_task &&
       !(th->flags & (TOMP_OMPD_TASK_IMPLICIT | TOMP_OMPD_TASK_INITIAL)))
     return ompd_rc_bad_input;
@@ -345,7 +347,8 @@ static const struct {
 
 TOMPD_EXPORT ompd_rc_t ompd_get_display_control_vars(
     ompd_address_space_handle_t *address_space_handle, const char *const **control_vars) {
-  if (!tompd_as_ok(address_space_handle) || !control_vars) return ompd_rc_bad_input;
+  if (!tompd_as_ok(address_space_handle)) return ompd_rc_stale_handle;
+  if (!control_vars) return ompd_rc_bad_input;
   where_t w = {.as = address_space_handle,
                .icv = address_space_handle->L.global + address_space_handle->L.global_icv};
   const char **list;
@@ -391,14 +394,15 @@ TOMPD_EXPORT ompd_rc_t ompd_rel_display_control_vars(const char *const **control
  * address in the target. */
 TOMPD_EXPORT ompd_rc_t ompd_get_tool_data(void *handle, ompd_scope_t scope, ompd_word_t *value,
                                           ompd_address_t *ptr) {
-  if (!handle || !value || !ptr) return ompd_rc_bad_input;
+  if (!handle) return ompd_rc_stale_handle;
+  if (!value || !ptr) return ompd_rc_bad_input;
   ompd_address_space_handle_t *as;
   uint64_t addr;
   ompd_rc_t rc;
   switch (scope) {
   case ompd_scope_thread: {
     ompd_thread_handle_t *th = handle;
-    if (!tompd_thread_ok(th)) return ompd_rc_bad_input;
+    if (!tompd_thread_ok(th)) return ompd_rc_stale_handle;
     if ((rc = tompd_thread_check(th)) != ompd_rc_ok) return rc;
     as = th->as;
     addr = th->addr + LAY(as).thread_thread_data;
@@ -406,7 +410,7 @@ TOMPD_EXPORT ompd_rc_t ompd_get_tool_data(void *handle, ompd_scope_t scope, ompd
   }
   case ompd_scope_parallel: {
     ompd_parallel_handle_t *ph = handle;
-    if (!tompd_parallel_ok(ph)) return ompd_rc_bad_input;
+    if (!tompd_parallel_ok(ph)) return ompd_rc_stale_handle;
     if ((rc = tompd_parallel_check(ph)) != ompd_rc_ok) return rc;
     as = ph->as;
     addr = ph->team ? ph->team + LAY(as).team_parallel_data
@@ -416,7 +420,7 @@ TOMPD_EXPORT ompd_rc_t ompd_get_tool_data(void *handle, ompd_scope_t scope, ompd
   case ompd_scope_task:
   case ompd_scope_implicit_task: {
     ompd_task_handle_t *th = handle;
-    if (!tompd_task_ok(th)) return ompd_rc_bad_input;
+    if (!tompd_task_ok(th)) return ompd_rc_stale_handle;
     if ((rc = tompd_task_check(th)) != ompd_rc_ok) return rc;
     as = th->as;
     addr = th->addr + LAY(as).task_task_data;

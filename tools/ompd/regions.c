@@ -147,7 +147,8 @@ static uint64_t initial_thread_of(ompd_address_space_handle_t *as, uint64_t task
 
 TOMPD_EXPORT ompd_rc_t ompd_get_curr_parallel_handle(ompd_thread_handle_t *thread_handle,
                                                      ompd_parallel_handle_t **parallel_handle) {
-  if (!tompd_thread_ok(thread_handle) || !parallel_handle) return ompd_rc_bad_input;
+  if (!tompd_thread_ok(thread_handle)) return ompd_rc_stale_handle;
+  if (!parallel_handle) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_thread_check(thread_handle);
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = thread_handle->as;
@@ -165,7 +166,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_curr_parallel_handle(ompd_thread_handle_t *threa
 
 TOMPD_EXPORT ompd_rc_t ompd_get_enclosing_parallel_handle(
     ompd_parallel_handle_t *parallel_handle, ompd_parallel_handle_t **enclosing_parallel_handle) {
-  if (!tompd_parallel_ok(parallel_handle) || !enclosing_parallel_handle) return ompd_rc_bad_input;
+  if (!tompd_parallel_ok(parallel_handle)) return ompd_rc_stale_handle;
+  if (!enclosing_parallel_handle) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_parallel_check(parallel_handle);
   if (rc != ompd_rc_ok) return rc;
   if (!parallel_handle->team) return ompd_rc_unavailable; /* outermost */
@@ -188,7 +190,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_enclosing_parallel_handle(
 
 TOMPD_EXPORT ompd_rc_t ompd_get_task_parallel_handle(
     ompd_task_handle_t *task_handle, ompd_parallel_handle_t **task_parallel_handle) {
-  if (!tompd_task_ok(task_handle) || !task_parallel_handle) return ompd_rc_bad_input;
+  if (!tompd_task_ok(task_handle)) return ompd_rc_stale_handle;
+  if (!task_parallel_handle) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_task_check(task_handle);
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = task_handle->as;
@@ -202,7 +205,7 @@ TOMPD_EXPORT ompd_rc_t ompd_get_task_parallel_handle(
 }
 
 TOMPD_EXPORT ompd_rc_t ompd_rel_parallel_handle(ompd_parallel_handle_t *parallel_handle) {
-  if (!tompd_parallel_ok(parallel_handle)) return ompd_rc_bad_input;
+  if (!tompd_parallel_ok(parallel_handle)) return ompd_rc_stale_handle;
   parallel_handle->magic = 0;
   tompd_free(parallel_handle);
   return ompd_rc_ok;
@@ -215,8 +218,9 @@ static int cmp_u64(uint64_t a, uint64_t b) {
 TOMPD_EXPORT ompd_rc_t ompd_parallel_handle_compare(ompd_parallel_handle_t *parallel_handle_1,
                                                     ompd_parallel_handle_t *parallel_handle_2,
                                                     int *cmp_value) {
-  if (!tompd_parallel_ok(parallel_handle_1) || !tompd_parallel_ok(parallel_handle_2) || !cmp_value)
-    return ompd_rc_bad_input;
+  if (!tompd_parallel_ok(parallel_handle_1) || !tompd_parallel_ok(parallel_handle_2))
+    return ompd_rc_stale_handle;
+  if (!cmp_value) return ompd_rc_bad_input;
   /* implicit regions of initial threads first, by thread; then teams */
   const ompd_parallel_handle_t *a = parallel_handle_1, *b = parallel_handle_2;
   if (!a->team != !b->team)
@@ -231,7 +235,8 @@ TOMPD_EXPORT ompd_rc_t ompd_parallel_handle_compare(ompd_parallel_handle_t *para
 TOMPD_EXPORT ompd_rc_t ompd_get_thread_in_parallel(ompd_parallel_handle_t *parallel_handle,
                                                    int thread_num,
                                                    ompd_thread_handle_t **thread_handle) {
-  if (!tompd_parallel_ok(parallel_handle) || !thread_handle) return ompd_rc_bad_input;
+  if (!tompd_parallel_ok(parallel_handle)) return ompd_rc_stale_handle;
+  if (!thread_handle) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_parallel_check(parallel_handle);
   if (rc != ompd_rc_ok) return rc;
   uint32_t n;
@@ -252,7 +257,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_thread_in_parallel(ompd_parallel_handle_t *paral
 
 TOMPD_EXPORT ompd_rc_t ompd_get_curr_task_handle(ompd_thread_handle_t *thread_handle,
                                                  ompd_task_handle_t **task_handle) {
-  if (!tompd_thread_ok(thread_handle) || !task_handle) return ompd_rc_bad_input;
+  if (!tompd_thread_ok(thread_handle)) return ompd_rc_stale_handle;
+  if (!task_handle) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_thread_check(thread_handle);
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = thread_handle->as;
@@ -271,7 +277,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_curr_task_handle(ompd_thread_handle_t *thread_ha
 
 TOMPD_EXPORT ompd_rc_t ompd_get_generating_task_handle(
     ompd_task_handle_t *task_handle, ompd_task_handle_t **generating_task_handle) {
-  if (!tompd_task_ok(task_handle) || !generating_task_handle) return ompd_rc_bad_input;
+  if (!tompd_task_ok(task_handle)) return ompd_rc_stale_handle;
+  if (!generating_task_handle) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_task_check(task_handle);
   if (rc != ompd_rc_ok) return rc;
   if (!task_handle->parent) return ompd_rc_unavailable; /* an initial task */
@@ -282,7 +289,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_generating_task_handle(
  * the one below it on that thread's stack; for a task run at once, its generating task. */
 TOMPD_EXPORT ompd_rc_t ompd_get_scheduling_task_handle(
     ompd_task_handle_t *task_handle, ompd_task_handle_t **scheduling_task_handle) {
-  if (!tompd_task_ok(task_handle) || !scheduling_task_handle) return ompd_rc_bad_input;
+  if (!tompd_task_ok(task_handle)) return ompd_rc_stale_handle;
+  if (!scheduling_task_handle) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_task_check(task_handle);
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = task_handle->as;
@@ -297,7 +305,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_scheduling_task_handle(
 
 TOMPD_EXPORT ompd_rc_t ompd_get_task_in_parallel(ompd_parallel_handle_t *parallel_handle,
                                                  int thread_num, ompd_task_handle_t **task_handle) {
-  if (!tompd_parallel_ok(parallel_handle) || !task_handle) return ompd_rc_bad_input;
+  if (!tompd_parallel_ok(parallel_handle)) return ompd_rc_stale_handle;
+  if (!task_handle) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_parallel_check(parallel_handle);
   if (rc != ompd_rc_ok) return rc;
   uint32_t n;
@@ -313,7 +322,7 @@ TOMPD_EXPORT ompd_rc_t ompd_get_task_in_parallel(ompd_parallel_handle_t *paralle
 }
 
 TOMPD_EXPORT ompd_rc_t ompd_rel_task_handle(ompd_task_handle_t *task_handle) {
-  if (!tompd_task_ok(task_handle)) return ompd_rc_bad_input;
+  if (!tompd_task_ok(task_handle)) return ompd_rc_stale_handle;
   task_handle->magic = 0;
   tompd_free(task_handle);
   return ompd_rc_ok;
@@ -321,8 +330,8 @@ TOMPD_EXPORT ompd_rc_t ompd_rel_task_handle(ompd_task_handle_t *task_handle) {
 
 TOMPD_EXPORT ompd_rc_t ompd_task_handle_compare(ompd_task_handle_t *task_handle_1,
                                                 ompd_task_handle_t *task_handle_2, int *cmp_value) {
-  if (!tompd_task_ok(task_handle_1) || !tompd_task_ok(task_handle_2) || !cmp_value)
-    return ompd_rc_bad_input;
+  if (!tompd_task_ok(task_handle_1) || !tompd_task_ok(task_handle_2)) return ompd_rc_stale_handle;
+  if (!cmp_value) return ompd_rc_bad_input;
   *cmp_value = cmp_u64(task_handle_1->addr, task_handle_2->addr);
   return ompd_rc_ok;
 }
@@ -332,7 +341,8 @@ TOMPD_EXPORT ompd_rc_t ompd_task_handle_compare(ompd_task_handle_t *task_handle_
  * a team with workers has it through any of them). */
 TOMPD_EXPORT ompd_rc_t ompd_get_task_function(ompd_task_handle_t *task_handle,
                                               ompd_address_t *entry_point) {
-  if (!tompd_task_ok(task_handle) || !entry_point) return ompd_rc_bad_input;
+  if (!tompd_task_ok(task_handle)) return ompd_rc_stale_handle;
+  if (!entry_point) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_task_check(task_handle);
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = task_handle->as;
@@ -369,7 +379,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_task_function(ompd_task_handle_t *task_handle,
 TOMPD_EXPORT ompd_rc_t ompd_get_task_frame(ompd_task_handle_t *task_handle,
                                            ompd_frame_info_t *exit_frame,
                                            ompd_frame_info_t *enter_frame) {
-  if (!tompd_task_ok(task_handle) || !exit_frame || !enter_frame) return ompd_rc_bad_input;
+  if (!tompd_task_ok(task_handle)) return ompd_rc_stale_handle;
+  if (!exit_frame || !enter_frame) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_task_check(task_handle);
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = task_handle->as;

@@ -1,6 +1,7 @@
 /* Thread handles (from the thread table), thread ids, states and wait ids. */
 #include <string.h>
 
+#include "../../src/core/state_names.h"
 #include "tompd.h"
 
 bool tompd_thread_ok(const ompd_thread_handle_t *th) {
@@ -85,7 +86,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_thread_handle(ompd_address_space_handle_t *handl
                                               ompd_thread_id_t kind, ompd_size_t sizeof_thread_id,
                                               const void *thread_id,
                                               ompd_thread_handle_t **thread_handle) {
-  if (!tompd_as_ok(handle) || !thread_handle) return ompd_rc_bad_input;
+  if (!tompd_as_ok(handle)) return ompd_rc_stale_handle;
+  if (!thread_handle) return ompd_rc_bad_input;
   uint64_t want;
   ompd_rc_t rc = id_arg(kind, sizeof_thread_id, thread_id, &want);
   if (rc != ompd_rc_ok) return rc;
@@ -128,7 +130,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_thread_handle(ompd_address_space_handle_t *handl
 TOMPD_EXPORT ompd_rc_t ompd_get_thread_id(ompd_thread_handle_t *thread_handle,
                                           ompd_thread_id_t kind, ompd_size_t sizeof_thread_id,
                                           void *thread_id) {
-  if (!tompd_thread_ok(thread_handle) || !thread_id) return ompd_rc_bad_input;
+  if (!tompd_thread_ok(thread_handle)) return ompd_rc_stale_handle;
+  if (!thread_id) return ompd_rc_bad_input;
   if (kind != TID_PTHREAD && kind != TID_LWP) return ompd_rc_unsupported;
   if ((kind == TID_PTHREAD && sizeof_thread_id != 8) ||
       (kind == TID_LWP && sizeof_thread_id != 4 && sizeof_thread_id != 8))
@@ -147,7 +150,7 @@ TOMPD_EXPORT ompd_rc_t ompd_get_thread_id(ompd_thread_handle_t *thread_handle,
 }
 
 TOMPD_EXPORT ompd_rc_t ompd_rel_thread_handle(ompd_thread_handle_t *thread_handle) {
-  if (!tompd_thread_ok(thread_handle)) return ompd_rc_bad_input;
+  if (!tompd_thread_ok(thread_handle)) return ompd_rc_stale_handle;
   thread_handle->magic = 0;
   tompd_free(thread_handle);
   return ompd_rc_ok;
@@ -160,40 +163,23 @@ static int cmp_u64(uint64_t a, uint64_t b) {
 TOMPD_EXPORT ompd_rc_t ompd_thread_handle_compare(ompd_thread_handle_t *thread_handle_1,
                                                   ompd_thread_handle_t *thread_handle_2,
                                                   int *cmp_value) {
-  if (!tompd_thread_ok(thread_handle_1) || !tompd_thread_ok(thread_handle_2) || !cmp_value)
-    return ompd_rc_bad_input;
+  if (!tompd_thread_ok(thread_handle_1) || !tompd_thread_ok(thread_handle_2))
+    return ompd_rc_stale_handle;
+  if (!cmp_value) return ompd_rc_bad_input;
   *cmp_value = cmp_u64(thread_handle_1->addr, thread_handle_2->addr);
   return ompd_rc_ok;
 }
 
 /* ---- states ------------------------------------------------------------------------------ */
 
-/* OpenMP 5.2's thread states (ompt_state_t), in value order; the deprecated ones are not
- * used by tomp and not listed. */
+/* The states, as OMPT's ompt_enumerate_states gives them (src/core/state_names.h). */
 static const struct {
   int value;
   const char *name;
 } states[] = {
-    {ompt_state_work_serial, "ompt_state_work_serial"},
-    {ompt_state_work_parallel, "ompt_state_work_parallel"},
-    {ompt_state_work_reduction, "ompt_state_work_reduction"},
-    {ompt_state_wait_barrier_implicit_parallel, "ompt_state_wait_barrier_implicit_parallel"},
-    {ompt_state_wait_barrier_implicit_workshare, "ompt_state_wait_barrier_implicit_workshare"},
-    {ompt_state_wait_barrier_explicit, "ompt_state_wait_barrier_explicit"},
-    {ompt_state_wait_barrier_implementation, "ompt_state_wait_barrier_implementation"},
-    {ompt_state_wait_barrier_teams, "ompt_state_wait_barrier_teams"},
-    {ompt_state_wait_taskwait, "ompt_state_wait_taskwait"},
-    {ompt_state_wait_taskgroup, "ompt_state_wait_taskgroup"},
-    {ompt_state_wait_mutex, "ompt_state_wait_mutex"},
-    {ompt_state_wait_lock, "ompt_state_wait_lock"},
-    {ompt_state_wait_critical, "ompt_state_wait_critical"},
-    {ompt_state_wait_atomic, "ompt_state_wait_atomic"},
-    {ompt_state_wait_ordered, "ompt_state_wait_ordered"},
-    {ompt_state_wait_target, "ompt_state_wait_target"},
-    {ompt_state_wait_target_map, "ompt_state_wait_target_map"},
-    {ompt_state_wait_target_update, "ompt_state_wait_target_update"},
-    {ompt_state_idle, "ompt_state_idle"},
-    {ompt_state_overhead, "ompt_state_overhead"},
+#define TOMPD_STATE_ROW_(st) {st, #st},
+    TOMP_STATE_NAMES(TOMPD_STATE_ROW_)
+#undef TOMPD_STATE_ROW_
 };
 #define NSTATES (sizeof states / sizeof states[0])
 
@@ -202,8 +188,8 @@ TOMPD_EXPORT ompd_rc_t ompd_enumerate_states(ompd_address_space_handle_t *addres
                                              ompd_word_t current_state, ompd_word_t *next_state,
                                              const char **next_state_name,
                                              ompd_word_t *more_enums) {
-  if (!tompd_as_ok(address_space_handle) || !next_state || !next_state_name || !more_enums)
-    return ompd_rc_bad_input;
+  if (!tompd_as_ok(address_space_handle)) return ompd_rc_stale_handle;
+  if (!next_state || !next_state_name || !more_enums) return ompd_rc_bad_input;
   size_t i;
   if (current_state == ompt_state_undefined) {
     i = 0;
@@ -224,7 +210,8 @@ TOMPD_EXPORT ompd_rc_t ompd_enumerate_states(ompd_address_space_handle_t *addres
  * atomic's lock word (the address OMPT's mutex callbacks report), ... */
 TOMPD_EXPORT ompd_rc_t ompd_get_state(ompd_thread_handle_t *thread_handle, ompd_word_t *state,
                                       ompd_wait_id_t *wait_id) {
-  if (!tompd_thread_ok(thread_handle) || !state) return ompd_rc_bad_input;
+  if (!tompd_thread_ok(thread_handle)) return ompd_rc_stale_handle;
+  if (!state) return ompd_rc_bad_input;
   ompd_rc_t rc = tompd_thread_check(thread_handle);
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = thread_handle->as;

@@ -14,10 +14,17 @@
  *
  * Rules kept by every file here: the target is read only through the debugger's callbacks
  * (access.c); the library keeps no state but the callbacks and its handles; every handle
- * carries a magic word (a released or foreign handle is ompd_rc_bad_input) and what it
- * referred to (re-read before use: a thread, region or task that is gone is
- * ompd_rc_stale_handle); every count and index read from the target is bounded before it is
- * used, so a corrupt or foreign address space gets an error code, never a crash. */
+ * carries a magic word and what it referred to (re-read before use); every count and index read
+ * from the target is bounded before it is used, so a corrupt or foreign address space gets an error
+ * code, never a crash.
+ *
+ * Error codes for arguments.  OpenMP 5.2's ompd_rc_t (omp-tools.h) defines
+ * `ompd_rc_stale_handle = 2, // handle is no longer valid` and
+ * `ompd_rc_bad_input = 3, // bad input parameters (other than handle)`: bad_input is not for
+ * handles.  So a NULL handle, a released one, one of another kind or not made by this library,
+ * and one whose thread, region or task is gone all answer ompd_rc_stale_handle (what LLVM's
+ * libompd tests and gdb plug-in accept); a NULL output pointer, a wrong scope, index, id kind
+ * or size, or a context the debugger's callbacks do not know answer ompd_rc_bad_input. */
 #ifndef TOMPD_H
 #define TOMPD_H
 

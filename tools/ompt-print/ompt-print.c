@@ -12,10 +12,15 @@
  * thread (sort -s -n -t: -k1,1).  codeptr_ra is printed as the dynamic symbol containing it
  * (link programs with -rdynamic), "present" when it has none, or "null".
  *
- * A broken invariant prints a line containing "ERROR:".  Environment:
+ * A broken invariant prints a line containing "ERROR:".  Besides pairing, nesting, identities,
+ * states and frames, the specification's end-event arguments (actual_parallelism 0 at every
+ * implicit/initial-task end, parallel_data NULL at a parallel region's closing-barrier end),
+ * the task a dispatch binds to (the current one) and discarded tasks (never started, the
+ * cancel event in the discarding task) are checked.  Environment:
  *   OMPT_PRINT_STRICT=0        only check what every runtime promises (default 1: also
- *                              tomp's promises: frames set, codeptr_ra non-NULL, every
- *                              implicit-task-end before its parallel-end, every thread ends)
+ *                              tomp's promises: frames set, codeptr_ra non-NULL but for a
+ *                              worker's closing barrier, every implicit-task-end before its
+ *                              parallel-end, every thread ends)
  *   OMPT_PRINT_INIT_RESULT=0   initialize returns 0 (the tool deactivates itself)
  *   OMPT_PRINT_NO_CONTROL=1    do not register the control_tool callback
  *   OMPT_PRINT_FINALIZE_ON_END=1  omp_control_tool(omp_control_tool_end, ...) makes the tool

@@ -27,8 +27,16 @@ PROF_INSTALL_MSG := tomp-prof: cannot build $(B)/tomp-prof: $(PROF_MISSING) not 
   Fedora: dnf install elfutils-devel zlib-devel); make demo and make check install them. \
   libtomp is built regardless.
 
+# OTF2 traces (--format otf2) when Debian's libotf2-trace-dev is installed; without it the
+# format says what to install.
+PROF_HAVE_OTF2 := $(shell printf '\043include <otf2/otf2.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+ifeq ($(PROF_HAVE_OTF2),1)
+$(B)/obj/tools/prof/report/export-otf2.o: ALLCFLAGS += -DTP_HAVE_OTF2
+PROF_OTF2_LIBS := -lopen-trace-format2
+endif
+
 $(B)/tomp-prof: $(PROF_CLI_OBJS)
-	$(CC) -pthread $(SANFLAGS) -o $@ $(PROF_CLI_OBJS) -ldw -lelf -lz -lm
+	$(CC) -pthread $(SANFLAGS) -o $@ $(PROF_CLI_OBJS) -ldw -lelf -lz -lm $(PROF_OTF2_LIBS)
 
 ifeq ($(PROF_MISSING),)
 prof: $(B)/libtomp-prof.so $(B)/tomp-prof

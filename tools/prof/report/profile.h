@@ -141,5 +141,8 @@ int tp_export_folded(const tp_profile_t *p, FILE *out);          /* export-folde
 int tp_export_speedscope(const tp_profile_t *p, FILE *out);      /* export-speedscope.c */
 int tp_export_pprof(const tp_profile_t *p, FILE *out);           /* export-pprof.c (gzip) */
 int tp_export_chrome(const tp_profile_t *p, FILE *out);          /* export-chrome.c */
+/* export-otf2.c: an OTF2 archive (DIR/traces.otf2 + DIR/traces/) of the trace events; needs
+ * libotf2 at build time (else a message and -1) */
+int tp_export_otf2_dir(const tp_profile_t *p, const char *dir);
 
 #endif

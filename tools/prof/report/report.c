@@ -22,11 +22,12 @@ static const struct {
 } views[] = {
     {"text", tp_view_text, 0},           {"folded", tp_export_folded, 0},
     {"speedscope", tp_export_speedscope, 0}, {"pprof", tp_export_pprof, 1},
-    {"chrome", tp_export_chrome, 0},
+    {"chrome", tp_export_chrome, 0},        {"otf2", NULL, 0},
 };
+enum { OTF2_VIEW = 5 }; /* writes a directory, not a stream */
 
 static int report_usage(void) {
-  fputs("usage: tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome]\n"
+  fputs("usage: tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome|otf2]\n"
         "                        [-o FILE] [--metric time|work|wait|blame|cpu] [--min-percent P]\n"
         "                        [--per-thread] [--fold-recursion] [--width N] [--full-names]\n"
         "                        [--raw-names]\n"
@@ -35,7 +36,8 @@ static int report_usage(void) {
         "  --format F     text (default): call tree, functions, threads, regions;\n"
         "                 folded: FlameGraph lines 'a;b;c MICROSECONDS'; speedscope: JSON;\n"
         "                 pprof: gzipped profile.proto (go tool pprof); chrome: trace events\n"
-        "                 (needs a --trace recording)\n"
+        "                 (needs a --trace recording); otf2: an OTF2 archive in the directory\n"
+        "                 -o DIR (DIR/traces.otf2: Vampir, otf2-print; needs --trace too)\n"
         "  -o FILE        write there instead of standard output\n"
         "  --metric M     what the tree ranks and prunes by, and the folded value (default time)\n"
         "  --min-percent P  hide call-tree nodes under P% of the metric's total (default 0.5)\n"
@@ -82,7 +84,7 @@ int tp_cmd_report(int argc, char **argv) {
       for (k = 0; k < sizeof views / sizeof views[0] && strcmp(views[k].name, v); k++) {
       }
       if (k == sizeof views / sizeof views[0]) {
-        fprintf(stderr, "tomp-prof report: unknown format '%s' (text, folded, speedscope, pprof, chrome)\n", v);
+        fprintf(stderr, "tomp-prof report: unknown format '%s' (text, folded, speedscope, pprof, chrome, otf2)\n", v);
         goto bad;
       }
       view = (int)k;
@@ -134,9 +136,20 @@ int tp_cmd_report(int argc, char **argv) {
     }
   }
   if (!npaths) paths[npaths++] = "tomp-prof-data";
+  if (view == OTF2_VIEW && (!outpath || !strcmp(outpath, "-"))) {
+    fputs("tomp-prof report: --format otf2 writes a directory: give it with -o DIR\n", stderr);
+    free(paths);
+    return 2;
+  }
   tp_profile_t *p = tp_profile_load(paths, npaths);
   free(paths);
   if (!p) return 1;
+  if (view == OTF2_VIEW) {
+    int orc = tp_export_otf2_dir(p, outpath);
+    if (orc == 0) fprintf(stderr, "tomp-prof: wrote %s/traces.otf2 (otf2)\n", outpath);
+    tp_profile_free(p);
+    return orc == 0 ? 0 : 1;
+  }
   FILE *out = stdout;
   if (outpath && strcmp(outpath, "-")) {
     out = fopen(outpath, views[view].binary ? "wb" : "w");
