@@ -11,6 +11,7 @@
 #   make check           release, TSan and ASan+UBSan builds, the whole suite on each
 #   make bench           microbenchmarks: tomp vs libgomp vs libomp (BENCH_ARGS="--quick ...")
 #   make bench-callgrind instructions per fork/join and barrier, and the OMPT no-tool cost
+#   make bench-apps      NPB, LULESH, BOTS, EPCC on the three runtimes (bench/apps.sh, cached)
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 CC ?= gcc
@@ -140,8 +141,11 @@ bench: all
 bench-callgrind: all
 	TOMP_BUILD=$(B) bench/callgrind.sh $(BENCH_ARGS)
 
+bench-apps: all
+	TOMP_BUILD=$(B) bench/apps.sh $(BENCH_ARGS)
+
 clean:
 	rm -rf build build-tsan build-asan build-noompt
 
-.PHONY: all examples test install clean demo check bench bench-callgrind layers
+.PHONY: all examples test install clean demo check bench bench-callgrind bench-apps layers
 -include $(OBJS:.o=.d)
