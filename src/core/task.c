@@ -28,6 +28,13 @@ static inline void ompt_task_schedule(tomp_task_t *prior, int prior_status, tomp
     tomp_ev_task_schedule_(prior, prior_status, next);
 }
 
+/* The status of a task's end: ompt_task_cancel for one that left its region at a cancel
+ * or cancellation point of its taskgroup or region (OpenMP 5.2 ompt_task_status_t; LLVM's
+ * cancel/cancel_taskgroup wants it), else ompt_task_complete. */
+static inline int end_status(const tomp_task_t *t) {
+  return (t->flags & TOMP_TASK_CANCELLED_END) ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE;
+}
+
 /* sync_region and sync_region_wait of kind taskwait */
 static inline void ompt_sync_taskwait(tomp_thread_t *thr, tomp_task_t *t, int endpoint) {
   (void)t;
@@ -670,8 +677,8 @@ void tomp_task_stat_add(void (*fn)(void *), uint64_t ns) {
 /* Written once, compiled twice: run_task tests the tool key once and runs the copy with
  * `observed` constant, so the copy without a tool keeps no flag alive across the task's body
  * (the key is read once either way, so a task's events stay paired). */
-static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *thr,
-                                                                tomp_xtask_t *x, const bool observed) {
+static inline __attribute__((always_inline)) void
+run_task_body(tomp_thread_t *thr, tomp_xtask_t *x, const bool observed, const int prior_status) {
   tomp_task_t *prev = thr->task;
   int saved_state = thr->state;
   uint64_t saved_id = thr->wait_id;
@@ -681,7 +688,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   /* slots read once too; a tool without the callback pays no call; a discarded task never
    * started, so it has no schedule events (ompt_discarded) */
   bool ev = observed && !skip && TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE);
-  if (ev) tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t); /* inline: the common event */
+  if (ev) tomp_ev_task_schedule_(prev, prior_status, &x->t); /* inline: the common event */
   if (observed && tomp_unlikely(x->chunk_pending)) ompt_chunk_begin(thr, x, skip);
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
@@ -698,7 +705,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   }
   tomp_task_leave(thr, &x->t, prev, TOMP_ENTER_SCHEDULED);
   if (observed) {
-    if (ev && tomp_likely(!x->detached)) tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
+    if (ev && tomp_likely(!x->detached)) tomp_ev_task_schedule_(&x->t, end_status(&x->t), prev);
     if (x->detached) {
       ompt_detached_end(x, skip, prev);
       tomp_set_state(thr, saved_state, saved_id);
@@ -711,7 +718,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
 }
 
 static void __attribute__((noinline)) run_task_observed(tomp_thread_t *thr, tomp_xtask_t *x) {
-  run_task_body(thr, x, true);
+  run_task_body(thr, x, true, TOMP_EV_TASK_SWITCH);
 }
 
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
@@ -719,7 +726,7 @@ static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
     run_task_observed(thr, x);
     return;
   }
-  run_task_body(thr, x, false);
+  run_task_body(thr, x, false, TOMP_EV_TASK_SWITCH);
 }
 
 void tomp_task_fulfill(void *event) {
@@ -876,7 +883,13 @@ void tomp_taskyield(tomp_thread_t *thr) {
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;
   if (!tt || !pi) return;
   tomp_xtask_t *x = take(thr, tt, t, NULL, true);
-  if (x) run_task(thr, x);
+  if (!x) return;
+  /* the yielding task's status is ompt_task_yield, not switch (OpenMP 5.2 ompt_task_status_t:
+   * the task-schedule event of a task that suspends at a taskyield construct) */
+  if (tomp_listening())
+    run_task_body(thr, x, true, TOMP_EV_TASK_YIELD);
+  else
+    run_task(thr, x);
 }
 
 /* ---- Creation -------------------------------------------------------------------------- */
@@ -1169,7 +1182,7 @@ void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t, const tomp_inclu
     if (team) return; /* x is the team's now (count_detached) */
     wait_event(x);
   } else {
-    ompt_task_schedule(t, TOMP_EV_TASK_COMPLETE, p);
+    ompt_task_schedule(t, end_status(t), p);
     tomp_set_state(thr, save->state, save->wait_id);
     complete(x);
   }
@@ -1276,7 +1289,7 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) fn(data);
   tomp_task_leave(thr, &x->t, p, TOMP_ENTER_INCLUDED);
-  if (observed && !skip) ompt_task_schedule(&x->t, TOMP_EV_TASK_COMPLETE, p);
+  if (observed && !skip) ompt_task_schedule(&x->t, end_status(&x->t), p);
   tomp_set_state(thr, saved_state, saved_id);
   tomp_store_rlx(&x->state, TOMP_XS_DONE);
 

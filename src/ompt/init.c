@@ -121,15 +121,16 @@ static start_tool_fn find_in_address_space(void) {
 
 static ompt_start_tool_result_t *search_libraries(void) {
   const char *libs = getenv("OMP_TOOL_LIBRARIES");
-  vlogf("Searching tool libraries...\n");
   if (!libs || !*libs) {
-    vlogf("No OMP_TOOL_LIBRARIES defined.\n");
+    vlogf("No OMP_TOOL_LIBRARIES defined.\n...searching tool libraries failed.\n");
     return NULL;
   }
   if (getauxval(AT_SECURE)) {
-    vlogf("OMP_TOOL_LIBRARIES ignored: secure-execution mode (set-user-ID or similar).\n");
+    vlogf("OMP_TOOL_LIBRARIES ignored: secure-execution mode (set-user-ID or similar).\n"
+          "...searching tool libraries failed.\n");
     return NULL;
   }
+  vlogf("Searching tool libraries...\n");
   vlogf("OMP_TOOL_LIBRARIES = %s\n", libs);
   char *copy = strdup(libs);
   if (!copy) return NULL;

@@ -515,7 +515,7 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t st, ompt_dat
     ompt_data_t *cur;
     if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || cur != next)
       ERROR("task_schedule: next task is not the current task");
-    if (st == ompt_task_switch) {
+    if (st == ompt_task_switch || st == ompt_task_yield) {
       ompt_frame_t *f;
       int tnum;
       ompt_data_t *pd;
