@@ -152,10 +152,19 @@ static inline kmp_int32 tomp_kmp_gtid(void) {
 kmp_int32 __kmpc_global_thread_num(ident_t *loc) TOMP_EXPORT;
 
 /* invoke.c: fn(gtid, btid, argv[0], ..., argv[argc-1]); argv has at least TOMP_KMP_ARGV_MIN
- * entries (unused ones NULL) whatever argc is. */
+ * entries (unused ones NULL) whatever argc is.  exit_frame (NULL: none) gets the invoker's
+ * frame, the exit frame of the task fn runs in. */
 #define TOMP_KMP_ARGV_MIN 4
-void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc,
-                     void **argv) TOMP_HIDDEN;
+void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc, void **argv,
+                     void **exit_frame) TOMP_HIDDEN;
+/* The frame pointer of the function that called the caller (tomp is built with frame
+ * pointers, so the saved one is in place; the value is only compared, never followed):
+ * __builtin_frame_address(1), which gcc warns about. */
+#define tomp_kmp_caller_frame() (*(void *const *)__builtin_frame_address(0))
+/* The exit-frame slot of thr's current task while a tool listens, else NULL. */
+static inline void **tomp_kmp_exit_slot(tomp_thread_t *thr) {
+  return tomp_listening() ? &thr->task->frame.exit_frame.ptr : NULL;
+}
 
 /* parallel.c: the clauses __kmpc_push_* record for the calling thread's next region (0: no
  * clause); the region's entry point consumes them. */

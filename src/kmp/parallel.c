@@ -19,7 +19,7 @@ static void region_body(void *data) {
   const kmp_region_t *r = data;
   tomp_thread_t *thr = tomp_self;
   kmp_int32 gtid = (kmp_int32)thr->gtid, btid = (kmp_int32)thr->tid;
-  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv);
+  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv, tomp_kmp_exit_slot(thr));
 }
 
 /* The clauses pushed for the next region, consumed (they apply to one region only). */
@@ -124,19 +124,35 @@ TOMP_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid) {
   TOMP_ENTRY(thr);
   unsigned nthreads, bind;
   take_push(&nthreads, &bind);
+  (void)nthreads;
   if (tomp_listening()) {
-    thr->ev_requested = nthreads ? nthreads : thr->task->icv.nthreads;
+    /* if(false) asks for one thread: requested_parallelism 1, as gcc's code passes 1 to
+     * GOMP_parallel for it and libomp reports (LLVM's parallel/parallel_if0) */
+    thr->ev_requested = 1;
     thr->ev_fork_flags = ompt_parallel_invoker_program;
   }
   tomp_fork(serialized_none, NULL, 1, bind, NULL, NULL);
-  /* the program, not tomp, calls the body: no runtime frame separates it from the caller */
-  if (tomp_listening()) thr->task->frame.exit_frame.ptr = NULL;
+  /* the program, not tomp, calls the body: its exit frame is the caller's own frame, the one
+   * that calls the body (libomp's choice too; LLVM's parallel/parallel_if0 wants it set) */
+  if (tomp_listening()) thr->task->frame.exit_frame.ptr = tomp_kmp_caller_frame();
+  /* the encountering task stays suspended in the region until end_serialized_parallel: its
+   * enter frame stays set (as for an if(0) task: task.c), marked the application's so the
+   * end can tell it from another entry point's */
+  if (tomp_entry_guard_.thr) {
+    tomp_entry_guard_.task->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
+    thr->codeptr = tomp_entry_guard_.codeptr;
+    tomp_entry_guard_.thr = NULL;
+  }
 }
 
 TOMP_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
-  TOMP_ENTRY(tomp_self);
+  tomp_thread_t *thr = tomp_self;
+  TOMP_ENTRY(thr);
   tomp_join();
+  tomp_task_t *p = thr ? thr->task : NULL;
+  if (p && p->frame.enter_frame.ptr && (p->frame.enter_frame_flags & ompt_frame_application))
+    p->frame.enter_frame.ptr = NULL;
 }
 
 /* The barrier serves explicit barriers and the implicit ones at the end of worksharing

@@ -6,6 +6,9 @@
  * name slot is: zero is already the unlocked state, so a name costs no allocation, no lazy
  * pointer to publish and no lookup.  Hints (critical_with_hint) are advisory (OpenMP 5.2
  * 15.1: a hint does not change semantics); tools are told the hint. */
+#include <stdio.h>
+#include <string.h>
+
 #include "kmp.h"
 #include "lock.h"
 #include "ws.h"
@@ -56,21 +59,40 @@ TOMP_EXPORT void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_
 /* ---- master / masked ------------------------------------------------------------------ */
 
 /* OpenMP 5.2 10.5: the filter selects a thread number of the binding team; outside a team
- * the one thread is number 0. */
+ * the one thread is number 0.  The selected thread's masked-begin and -end events (OMPT's
+ * masked callback, for master too): gcc inlines the construct, clang calls here. */
+static TOMP_OBSERVED_TWIN kmp_int32 masked_observed(const void *ra, void *fp, kmp_int32 filter) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  bool mine = thr->tid == (unsigned)filter;
+  if (mine && TOMP_EV_WANTED(TOMP_EV_MASKED)) tomp_ev_masked_(thr, ompt_scope_begin);
+  return mine;
+}
+
+static TOMP_OBSERVED_TWIN void end_masked_observed(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  if (TOMP_EV_WANTED(TOMP_EV_MASKED)) tomp_ev_masked_(thr, ompt_scope_end);
+}
+
 TOMP_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter) {
   (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(masked_observed, filter);
   return tomp_thread()->tid == (unsigned)filter;
 }
 TOMP_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(end_masked_observed);
 }
 
 TOMP_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(masked_observed, 0);
   return tomp_thread()->tid == 0;
 }
 TOMP_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(end_masked_observed);
 }
 
 /* ---- single and copyprivate ------------------------------------------------------------ */
@@ -130,6 +152,12 @@ TOMP_EXPORT void *__kmpc_copyprivate_light(ident_t *loc, kmp_int32 gtid, void *c
 
 /* ---- flush -------------------------------------------------------------------------------- */
 
+static TOMP_OBSERVED_TWIN void flush_observed(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  if (TOMP_EV_WANTED(TOMP_EV_FLUSH)) tomp_ev_flush_(thr);
+}
+
 TOMP_EXPORT void __kmpc_flush(ident_t *loc) {
   (void)loc;
   /* A full fence.  TSan does not model fences (gcc refuses them with -Werror=tsan), so its
@@ -141,6 +169,7 @@ TOMP_EXPORT void __kmpc_flush(ident_t *loc) {
 #else
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
+  TOMP_OBSERVED_PATH(flush_observed);
 }
 
 /* ---- ordered ------------------------------------------------------------------------------ */
@@ -172,9 +201,23 @@ TOMP_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid) {
 
 /* ---- the error directive (clang 16 on): severity 1 warning, 2 fatal ----------------------- */
 
+/* The message is libomp's (core/error.c), with the construct's location as libomp gives it:
+ * "FILE:LINE:COL" from psource ";FILE;FUNCTION;LINE;COL;;", else "unknown". */
+static void error_location(const ident_t *loc, char *buf, size_t n) {
+  char file[256];
+  int line = 0, col = 0;
+  if (loc && loc->psource &&
+      sscanf(loc->psource, ";%255[^;];%*[^;];%d;%d", file, &line, &col) == 3 &&
+      strcmp(file, "unknown"))
+    snprintf(buf, n, "%s:%d:%d", file, line, col);
+  else
+    snprintf(buf, n, "unknown");
+}
+
 TOMP_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message) {
-  (void)loc;
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  tomp_error_directive(thr, severity != 1, message, (size_t)-1);
+  char where[300];
+  error_location(loc, where, sizeof where);
+  tomp_error_directive_at(thr, severity != 1, message, (size_t)-1, where);
 }

@@ -13,9 +13,16 @@
 
 #include "ktask.h"
 
-/* the routine, again as long as an untied body queues itself */
-static void run_parts(tomp_kmp_thdr_t *h, kmp_task_t *t, kmp_int32 gtid) {
+/* the routine, again as long as an untied body queues itself.  While a tool listens, a task
+ * core runs (exit) gets this frame as its exit frame, the one that calls the compiled code
+ * (as the invoker's for a region: invoke.c); never a tail call (the loop).  An if(0) task's
+ * keeps the one begin_if0 set (complete_if0 reads it). */
+static void run_parts(tomp_kmp_thdr_t *h, kmp_task_t *t, kmp_int32 gtid, bool exit) {
   h->looping = 1;
+  if (exit && tomp_listening()) {
+    tomp_task_t *ct = tomp_self->task;
+    if (ct) ct->frame.exit_frame.ptr = __builtin_frame_address(0);
+  }
   do {
     h->again = 0;
     t->routine(gtid, t);
@@ -26,7 +33,7 @@ void tomp_kmp_task_run(void *area) {
   tomp_kmp_thdr_t *h = area;
   kmp_task_t *t = tomp_kmp_task_of(h);
   kmp_int32 gtid = tomp_kmp_gtid();
-  run_parts(h, t, gtid);
+  run_parts(h, t, gtid, true);
   if (h->kflags & KMP_TASK_DESTRUCTORS) t->data1.destructors(gtid, t);
 }
 
@@ -111,7 +118,7 @@ static void requeue_self(tomp_kmp_thdr_t *h, kmp_task_t *t) {
     return;
   }
   /* an if(0) task's body, called by the compiled code: run its remaining parts here */
-  run_parts(h, t, tomp_kmp_gtid());
+  run_parts(h, t, tomp_kmp_gtid(), false);
   h->looping = 0;
 }
 
@@ -190,11 +197,14 @@ TOMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_tas
     return;
   }
   /* The compiled code calls the body from the encountering task's own frame, right above
-   * this entry point's: that boundary is the task's exit frame and, while the body runs, the
-   * encountering task's enter frame (as for a task GOMP_task runs at once), which the entry
-   * guard must then leave set (complete_if0 clears it). */
+   * this entry point's: that boundary is, while the body runs, the encountering task's enter
+   * frame (as for a task GOMP_task runs at once), which the entry guard must then leave set
+   * (complete_if0 clears it).  The task's exit frame is the caller's own frame, the one that
+   * calls the body, as libomp gives it (LLVM's tasks/serialized compares it with the body's
+   * __builtin_frame_address(1)). */
   void *fp = TOMP_ENTRY_FRAME();
-  tomp_task_begin_included(thr, h->core, fp, &h->saved);
+  tomp_task_begin_included(thr, h->core, tomp_listening() ? tomp_kmp_caller_frame() : fp,
+                           &h->saved);
   if (tomp_entry_guard_.thr) {
     tomp_task_t *p = h->core->parent;
     p->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
@@ -218,9 +228,10 @@ TOMP_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_
   tomp_included_t saved = h->saved;
   bool staged = h->staged;
   tomp_task_t *p = ct->parent;
-  void *fp = ct->frame.exit_frame.ptr;
   tomp_task_end_included(thr, ct, &saved);
-  if (fp && p->frame.enter_frame.ptr == fp) p->frame.enter_frame.ptr = NULL; /* begin_if0's */
+  /* begin_if0's (only it marks an enter frame as the application's) */
+  if (p->frame.enter_frame.ptr && (p->frame.enter_frame_flags & ompt_frame_application))
+    p->frame.enter_frame.ptr = NULL;
   if (staged) tomp_kmp_stage_release(h); /* core ran the task on it in place */
 }
 
