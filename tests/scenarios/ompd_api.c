@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+
+#include "../../src/ompd/ompd_layout.h"
 #include <unistd.h>
 
 #include "omp-tools.h"
@@ -863,11 +865,27 @@ int main(int argc, char **argv) {
     foreign.fake_addr = (uint64_t)(uintptr_t)fake;
     uint32_t v;
     memcpy(&v, fake + 8, 4);
-    CHECK(v == 1, "layout version %u", v);
+    CHECK(v == 2, "layout version %u", v);
     v = 99;
     memcpy(fake + 8, &v, 4);
     RC(p_process_initialize(&foreign, &fas), ompd_rc_incompatible);
+    /* a version 1 layout (as an older libtomp's: no runners) is still accepted: the library
+     * goes on to the thread table (at the target's address, which this process's memory,
+     * where the copy is, does not have), where version 99 stopped */
     v = 1;
+    memcpy(fake + 8, &v, 4);
+    uint32_t size1 = (uint32_t)TOMP_OMPD_LAYOUT_V1_SIZE, size2;
+    memcpy(&size2, fake + 12, 4);
+    memcpy(fake + 12, &size1, 4);
+    ompd_rc_t rc1 = p_process_initialize(&foreign, &fas);
+    CHECK(rc1 != ompd_rc_incompatible, "a version 1 layout refused: %d", rc1);
+    if (rc1 == ompd_rc_ok) RC(p_rel_address_space_handle(fas), ompd_rc_ok);
+    /* version 2 cut short to version 1's size: refused */
+    v = 2;
+    memcpy(fake + 8, &v, 4);
+    RC(p_process_initialize(&foreign, &fas), ompd_rc_incompatible);
+    memcpy(fake + 12, &size2, 4);
+    v = 2;
     memcpy(fake + 8, &v, 4);
     /* the thread table at an address nothing is mapped at */
     uint64_t bad = 0x10000;
