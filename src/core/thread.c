@@ -160,6 +160,11 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
   }
 }
 
+tomp_icv_t *tomp_icv_taskless(tomp_thread_t *thr) {
+  thr->initial_task.icv = tomp_g.icv;
+  return &thr->initial_task.icv;
+}
+
 static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;

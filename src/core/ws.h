@@ -55,6 +55,7 @@ typedef struct tomp_ws {
   bool ordered;
   bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
   bool heap; /* a private descriptor outside the ring (orphaned, or a cancelled region) */
+  bool compiled; /* tomp_ws_static_begin: the compiled code computes its own static share */
   /* How tomp_loop_next_quick may take the chunks (TOMP_QUICK_*): a fast dynamic loop, not
    * ordered, not doacross, cancellation off (nothing else to do per chunk without a tool) */
   uint8_t quick;
@@ -134,6 +135,23 @@ bool tomp_ws_cancel_point(tomp_thread_t *thr) TOMP_HIDDEN;
 /* The region was cancelled: wake every thread waiting in the team's worksharing code (ring
  * slots, ordered, doacross); they give up their waits. */
 void tomp_team_ws_cancel(tomp_team_t *team) TOMP_HIDDEN;
+
+/* A static loop or sections construct whose iterations the compiled code computes itself
+ * from its thread number (LLVM's __kmpc_for_static_init: nothing is handed out, so core
+ * would not otherwise know the construct).  The front-end names it, kind TOMP_WS_LOOP or
+ * TOMP_WS_SECTIONS, when every thread of the team starts it, and ends it where each thread
+ * leaves it.  While cancellation is on this enters a worksharing descriptor (cancel.c), so
+ * `cancel for/sections` and cancellation points act on the construct as on any other and
+ * OMPT's cancel flags name it; with cancellation off it costs one predictable branch.  end
+ * leaves only a construct begin entered (a front-end may call it after any static loop). */
+void tomp_ws_static_enter(tomp_thread_t *thr, int kind, uint64_t n) TOMP_HIDDEN;
+void tomp_ws_static_leave(tomp_thread_t *thr) TOMP_HIDDEN;
+static inline void tomp_ws_static_begin(tomp_thread_t *thr, int kind, uint64_t n) {
+  if (tomp_unlikely(tomp_g.cancellation)) tomp_ws_static_enter(thr, kind, n);
+}
+static inline void tomp_ws_static_end(tomp_thread_t *thr) {
+  if (tomp_unlikely(tomp_g.cancellation)) tomp_ws_static_leave(thr);
+}
 
 /* ---- loops (loop.c) ------------------------------------------------------------------- */
 

@@ -172,6 +172,11 @@ static void static_init(ident_t *loc, int schedtype, bool is_signed, kmp_int32 *
   *st = o.st;
   if (plast) *plast = o.last;
   if (tomp_listening()) static_ev_begin(thr, tomp_kmp_dx.ndim ? -1 : static_wstype(loc, sched), n);
+  /* core's cancellation needs to know the construct (a doacross loop has its own; distribute
+   * is the league's, which `cancel` does not name) */
+  if (!tomp_kmp_dx.ndim && sched != KMP_DISTRIBUTE_STATIC && sched != KMP_DISTRIBUTE_STATIC_CHUNKED)
+    tomp_ws_static_begin(
+        thr, loc && (loc->flags & KMP_IDENT_WORK_SECTIONS) ? TOMP_WS_SECTIONS : TOMP_WS_LOOP, n);
 }
 
 /* One entry point per variant: widen, compute, truncate. */
@@ -198,6 +203,7 @@ TOMP_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   if (tomp_listening()) static_ev_end(thr);
+  tomp_ws_static_end(thr);
 }
 
 /* `distribute` with dist_schedule(static, chunk): the calling team's share (the teams of the

@@ -3,8 +3,10 @@
  * runs on core's fork/join (tomp_parallel), so OMPT and the other observers see clang's
  * regions as they see gcc's. */
 #include <stdarg.h>
+#include <stddef.h>
 
 #include "kmp.h"
+#include "runner.h"
 
 __thread tomp_kmp_push_t tomp_kmp_push __attribute__((tls_model("initial-exec")));
 
@@ -21,6 +23,8 @@ static void region_body(void *data) {
   kmp_int32 gtid = (kmp_int32)thr->gtid, btid = (kmp_int32)thr->tid;
   tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv, tomp_kmp_exit_slot(thr));
 }
+/* a debugger shows the microtask, not region_body, as the region's function */
+TOMP_RUNNER(region_body, offsetof(kmp_region_t, fn));
 
 /* The clauses pushed for the next region, consumed (they apply to one region only). */
 static inline void take_push(unsigned *nthreads, unsigned *bind) {

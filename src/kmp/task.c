@@ -9,9 +9,11 @@
  * thread that suspended it), so it runs the next part at once: the call only sets a flag and
  * whoever ran the routine (tomp_kmp_task_run, or for an if(0) task the __kmpc_omp_task call
  * itself) calls it again, in a loop rather than recursively. */
+#include <stddef.h>
 #include <string.h>
 
 #include "ktask.h"
+#include "runner.h"
 
 /* the routine, again as long as an untied body queues itself.  While a tool listens, a task
  * core runs (exit) gets this frame as its exit frame, the one that calls the compiled code
@@ -36,6 +38,9 @@ void tomp_kmp_task_run(void *area) {
   run_parts(h, t, gtid, true);
   if (h->kflags & KMP_TASK_DESTRUCTORS) t->data1.destructors(gtid, t);
 }
+/* a debugger shows the task routine, not tomp_kmp_task_run, as the task's function (the
+ * area starts with the header, then the kmp_task_t: tomp_kmp_task_of) */
+TOMP_RUNNER(tomp_kmp_task_run, sizeof(tomp_kmp_thdr_t) + offsetof(kmp_task_t, routine));
 
 static inline size_t round_up(size_t n, size_t a) {
   return (n + a - 1) & ~(a - 1);
