@@ -7,6 +7,7 @@
 
 #include "kmp.h"
 #include "runner.h"
+#include "omp.h"
 
 __thread tomp_kmp_push_t tomp_kmp_push __attribute__((tls_model("initial-exec")));
 
@@ -244,4 +245,34 @@ TOMP_EXPORT void __kmpc_begin(ident_t *loc, kmp_int32 flags) {
 }
 TOMP_EXPORT void __kmpc_end(ident_t *loc) {
   (void)loc;
+}
+
+/* `thread_limit` on a target construct run on the host (newer clangs): the encountering
+ * task's thread-limit-var (OpenMP 5.2 13.8: the clause sets it for the target task's data
+ * environment); the teams and parallel regions it starts obey it.  Not positive: ignored. */
+TOMP_EXPORT void __kmpc_set_thread_limit(ident_t *loc, kmp_int32 gtid, kmp_int32 thread_limit) {
+  (void)loc, (void)gtid;
+  tomp_thread_t *thr = tomp_thread();
+  if (thread_limit > 0) thr->task->icv.thread_limit = (unsigned)thread_limit;
+}
+
+/* libomp's pause entry (kmp_pause_status_t: 0 resume, 1 soft, 2 hard; 0 answered on
+ * success).  tomp restarts its workers on demand after a pause, so a resume has nothing to
+ * do. */
+TOMP_EXPORT int __kmpc_pause_resource(int level) {
+  if (level == 0) return 0;
+  if (level != omp_pause_soft && level != omp_pause_hard) return 1;
+  return omp_pause_resource_all((omp_pause_resource_t)level) != 0;
+}
+
+/* A number for the current task and for its parent (0: none), as libomp's debugging aids
+ * give: tomp's task descriptors are unique while the task lives, so their addresses are. */
+TOMP_EXPORT kmp_uint64 __kmpc_get_taskid(void) {
+  tomp_thread_t *thr = tomp_self;
+  return thr && thr->task ? (kmp_uint64)(uintptr_t)thr->task : 0;
+}
+
+TOMP_EXPORT kmp_uint64 __kmpc_get_parent_taskid(void) {
+  tomp_thread_t *thr = tomp_self;
+  return thr && thr->task && thr->task->parent ? (kmp_uint64)(uintptr_t)thr->task->parent : 0;
 }
