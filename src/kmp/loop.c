@@ -108,8 +108,11 @@ static void static_bounds(uint64_t lb, uint64_t ub, int64_t incr, uint64_t n, ui
   o->st = step;
   o->last = false;
   if (n == 0) return; /* the compiled code sees lb past ub as given */
-  bool chunked = sched == KMP_SCH_STATIC_CHUNKED || sched == KMP_DISTRIBUTE_STATIC_CHUNKED ||
-                 sched == KMP_SCH_STATIC_BALANCED_CHUNKED;
+  /* A lone participant runs every chunk in order anyway: one block (its stride past the
+   * loop's end) spares the compiled code its outer loop per chunk, as libomp answers too */
+  bool chunked =
+      p > 1 && (sched == KMP_SCH_STATIC_CHUNKED || sched == KMP_DISTRIBUTE_STATIC_CHUNKED ||
+                sched == KMP_SCH_STATIC_BALANCED_CHUNKED);
   if (chunked && chunk == 0) chunk = 1;
   uint64_t a, len, next;
   static_share(n, p, id, chunked ? chunk : 0, sched == KMP_SCH_STATIC_BALANCED_CHUNKED, &a, &len,
