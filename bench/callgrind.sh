@@ -55,13 +55,17 @@ mkdir -p "$B"
 if [ ! -x "$B/ompbench" ] || [ bench/ompbench.c -nt "$B/ompbench" ]; then
   gcc -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o "$B/ompbench" bench/ompbench.c -ldl || exit 1
 fi
-BIN=$B/ompbench RTS=(tomp libgomp libomp) SONAME=libgomp.so.1 RTDIR=$B/rt
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+# The runtime directories are this run's own: another script's run (bench/run.sh, another
+# build's callgrind.sh) cannot repoint them under it.
+BIN=$B/ompbench RTS=(tomp libgomp libomp) SONAME=libgomp.so.1 RTDIR=$TMP/rt
 if [ $CLANG = 1 ]; then # as bench/run.sh builds and runs it
   if [ ! -x "$B/ompbench-clang" ] || [ bench/ompbench.c -nt "$B/ompbench-clang" ]; then
     clang-14 -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o "$B/ompbench-clang" bench/ompbench.c \
       -ldl -latomic || exit 1
   fi
-  BIN=$B/ompbench-clang RTS=(tomp libomp) SONAME=libomp.so.5 RTDIR=$B/rt/clang
+  BIN=$B/ompbench-clang RTS=(tomp libomp) SONAME=libomp.so.5
 fi
 for t in "${TESTS[@]}"; do
   "$BIN" -l | grep -q "^$t " || { echo "callgrind.sh: unknown test $t (ompbench -l)" >&2; exit 64; }
@@ -78,8 +82,6 @@ REAL_TOMP=$(readlink -f "$TOMP_LIB")
 SPIN_OFFS=$(nm "$TOMP_LIB" 2>/dev/null |
   awk '$3=="tomp_spin_count"||$3=="tomp_spin_count_oversub"{printf "%s%s", s, $1; s=","}')
 [ -n "$ANN" ] && mkdir -p "$ANN"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 
 ir_of() { # rt test threads n extra-env... -> total Ir of one run (empty on failure)
   local rt=$1 t=$2 T=$3 n=$4 out=$TMP/cg.out

@@ -125,8 +125,9 @@ gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DALL_CALLBACKS -o "$TMP/all-tool.
 
 # One directory per runtime, each holding libgomp.so.1 -> that runtime; for the clang
 # binaries one per runtime under clang/, holding libomp.so.5 -> tomp as its build provides
-# it (build/lib/libomp.so.5, the same file as libtomp.so) or LLVM's libomp.
-LIBDIRS=$ROOT/build/bench/rt
+# it (build/lib/libomp.so.5, the same file as libtomp.so) or LLVM's libomp.  They are this
+# run's own (in TMP): a concurrent run of this or another script cannot repoint them.
+LIBDIRS=$TMP/rt
 RUNTIMES=(tomp libgomp libomp)
 OMPT_CFGS=(tomp+nulltool libomp+nulltool tomp+alltool libomp+alltool)
 CLANG_CFGS=(tomp@clang libomp@clang)
@@ -164,7 +165,8 @@ IFS=, read -r -a TLIST <<<"$THREADS"
 declare -A OMPT_TEST=() OMPT_T=()
 if [ "$OMPT" = 1 ]; then
   if [ ${#TESTS[@]} -eq ${#ALL[@]} ]; then
-    for t in parallel barrier lock dynamic_1 task_all task_tree matmul jacobi sort irregular; do
+    for t in parallel barrier critical lock dynamic_1 task_all taskwait task_tree matmul jacobi sort \
+      irregular; do
       OMPT_TEST[$t]=1
     done
   else
