@@ -149,7 +149,7 @@ void tomp_kmp_task_submit(tomp_thread_t *thr, kmp_task_t *task, const tomp_depen
   }
   if (h->staged) {
     /* staged only without cancellation: nothing to discard */
-    if (tomp_likely(n == 0) && tomp_kmp_stage_submit(thr, task)) return;
+    if (tomp_likely(n == 0) && tomp_kmp_stage_submit(thr, task, false)) return;
     task = tomp_kmp_task_unstage(thr, task, n);
     h = tomp_kmp_thdr(task);
   }

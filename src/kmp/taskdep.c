@@ -55,6 +55,15 @@ TOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, km
   tomp_depend_t buf[STACK_DEPS], *d;
   bool all;
   size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d, &all);
+  /* Dependences that are met already (every earlier sibling has completed) matter to nobody
+   * if the task runs at once: it completes before a later sibling exists.  So a staged task
+   * (no tool) that may run at once does, skipping the table, as GOMP_task's does (core's
+   * tomp_task_deps_met).  Decided here once: the queue-length test could change its answer. */
+  if (tomp_kmp_thdr(new_task)->staged && !all && tomp_task_runs_at_once(thr, 0) &&
+      tomp_task_deps_met(thr) && tomp_kmp_stage_submit(thr, new_task, true)) {
+    if (d != buf) free(d);
+    return 0;
+  }
   if (tomp_unlikely(all)) {
     tomp_taskwait(thr);
     new_task = tomp_kmp_task_unstage(thr, new_task, 0);
