@@ -409,9 +409,15 @@ static void print_stats(const tp_end_t *end, const uint64_t *hist, const uint64_
     fprintf(stderr, "tomp-prof: %llu samples lost: %llu with no free chunk, %llu during a callback's write\n",
             (unsigned long long)end->lost, (unsigned long long)(end->lost - lost_parked),
             (unsigned long long)lost_parked);
-  if (creates)
-    fprintf(stderr, "tomp-prof: %llu explicit tasks; task_create callback: mean %llu ns\n",
-            (unsigned long long)creates, (unsigned long long)(atomic_load(&tp_g.create_ns) / creates));
+  if (creates) {
+    uint64_t ch[TP_HIST];
+    for (int i = 0; i < TP_HIST; i++) ch[i] = atomic_load(&tp_g.create_hist[i]);
+    fprintf(stderr, "tomp-prof: %llu explicit tasks; task_create callback: median %llu ns, mean %llu ns; "
+            "%llu creation paths found in the memo\n",
+            (unsigned long long)creates, (unsigned long long)quantile(ch, creates, 0.5),
+            (unsigned long long)(atomic_load(&tp_g.create_ns) / creates),
+            (unsigned long long)atomic_load(&tp_g.memo_hits));
+  }
 }
 
 void tp_buf_finish(void) {

@@ -41,6 +41,8 @@ typedef struct tp_global {
   uint64_t start_ns;
   int64_t pid;
   _Atomic uint64_t create_ns, creates; /* TOMP_PROF_STATS: time in task_create/parallel_begin */
+  _Atomic uint32_t create_hist[TP_HIST]; /* TOMP_PROF_STATS: task_create times (TP_HIST_NS) */
+  _Atomic uint64_t memo_hits;           /* TOMP_PROF_STATS: creations found in the memo */
   /* OMPT entry points (NULL when the runtime lacks one) */
   ompt_get_state_t get_state;
   ompt_get_task_info_t get_task_info;

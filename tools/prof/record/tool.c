@@ -171,7 +171,10 @@ static void on_task_create(ompt_data_t *enc_task, const ompt_frame_t *enc_frame,
     tp_trace_event(t, TP_EV_TASK_CREATE, TP_PH_INSTANT, (uint64_t)(uintptr_t)new_task, id, codeptr_ra,
                    enc_task && (enc_task->value & TP_TASK_EXPLICIT) ? (uint64_t)(uintptr_t)enc_task : 0);
   if (t0) {
-    atomic_fetch_add_explicit(&tp_g.create_ns, tp_now_ns() - t0, memory_order_relaxed);
+    uint64_t d = tp_now_ns() - t0;
+    atomic_fetch_add_explicit(&tp_g.create_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1], 1,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&tp_g.create_ns, d, memory_order_relaxed);
     atomic_fetch_add_explicit(&tp_g.creates, 1, memory_order_relaxed);
   }
 }
