@@ -92,6 +92,22 @@ for tid in (4242, 4243):
         if open_ends and x["ts"] + x["dur"] > open_ends[-1] + 1e-6: fail(f"slices do not nest on {tid}")
         open_ends.append(x["ts"] + x["dur"])
 if [x["name"] for x in xs if x["tid"] == 4242][0] != "parallel outer": fail("enclosing slice not first")
+# the sampled stacks: stackFrames (a tree) and samples pointing at their leaf frame
+sf = t["stackFrames"]
+def chain(i):
+    out = []
+    while i is not None:
+        out.append(sf[i]["name"]); i = sf[i].get("parent")
+    return ";".join(reversed(out))
+got = [(x["tid"], round(x["ts"], 3), chain(x["sf"]), round(x["weight"], 3)) for x in t["samples"]]
+exp = [(4242, 10000.0, "main;outer;work_a", 5000.0), (4242, 15000.0, "main;outer;work_a", 5000.0),
+       (4242, 20000.0, "main;outer;omp barrier wait", 5000.0), (4243, 12000.0, "main;outer;work_b", 5000.0),
+       (4243, 30000.0, "omp idle", 10000.0)]
+if got != exp: fail(f"trace samples {got}")
+if len(sf) != 6: fail(f"stackFrames: {len(sf)} frames, want 6 (main, outer, work_a, barrier wait, work_b, idle)")
+if sf[t["samples"][0]["sf"]]["category"] != "app" or sf[t["samples"][4]["sf"]]["category"] != "omp": fail("frame categories")
+e = json.load(open(f"{W}/empty.trace.json"))
+if e.get("samples") != [] or e.get("stackFrames") != {}: fail("empty trace: no samples")
 print("JSON views ok")
 PY
 

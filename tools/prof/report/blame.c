@@ -27,6 +27,7 @@
  * the team, so per-thread work is by the tool's thread index (exact for one level of
  * parallelism with a stable pool; nested teams drawn from different workers are merged by
  * worker). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +81,29 @@ struct rep_acc {
   tp_profile_t *p;
   region_acc_t *r;
   size_t n, cap;
+  size_t pscap; /* of p->psamples */
 };
+
+/* The profile's index of each of the file's counters (by name; -1: no room). */
+static void counter_map(tp_profile_t *p, const rep_file_t *f, rep_model_t *m, int *map) {
+  for (uint32_t k = 0; k < TP_MAX_COUNTERS; k++) map[k] = -1;
+  if (!f->counters) return;
+  for (uint32_t k = 0; k < f->counters->n && k < TP_MAX_COUNTERS; k++) {
+    char name[sizeof f->counters->names[k] + 1];
+    snprintf(name, sizeof name, "%.*s", (int)sizeof f->counters->names[k], f->counters->names[k]);
+    uint32_t j = 0;
+    while (j < p->nctr && strcmp(p->ctr_names[j], name)) j++;
+    if (j == p->nctr && p->nctr < TP_NCTR) p->ctr_names[p->nctr++] = rep_str(m, name);
+    if (j < p->nctr) map[k] = (int)j;
+  }
+}
+
+static int by_thread_time(const void *x, const void *y) {
+  const tp_psample_t *a = x, *b = y;
+  if (a->proc != b->proc) return a->proc < b->proc ? -1 : 1;
+  if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
+  return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
 
 rep_acc_t *rep_acc_new(tp_profile_t *p) {
   rep_acc_t *a = rep_alloc(sizeof *a);
@@ -158,6 +181,10 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
   size_t cap = 64;
   while (cap < 2 * f->nsamples) cap *= 2;
   inst_t *inst = rep_alloc(cap * sizeof *inst);
+  int cmap[TP_MAX_COUNTERS];
+  counter_map(p, f, m, cmap);
+  uint32_t nctr = f->counters ? f->counters->n : 0;
+  size_t first_ps = p->npsamples;
   for (size_t i = 0; i < f->nsamples; i++) {
     const tp_sample_t *s = f->samples[i];
     int cls = cls_of[i] = rep_sample_class_full(f, m, s);
@@ -178,10 +205,20 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     double w = sample_weight(s, period);
     double cpu = s->cpu_ns != TP_CPU_UNKNOWN ? (double)s->cpu_ns / 1e9 : 0;
     if (s->cpu_ns != TP_CPU_UNKNOWN) pr->has_cpu = 1;
-    if (w > 1.5 * period) {
+    if (w > 1.5 * period && !pr->sample_on) { /* on a counter's overflow w is CPU time */
       pr->late++;
       pr->late_extra += w - period;
     }
+    tp_thread_t *th = &p->threads[t];
+    for (uint32_t k = 0; k < s->ncounters && k < nctr && k < TP_MAX_COUNTERS; k++) {
+      uint64_t c = TP_SAMPLE_COUNTERS(s)[k];
+      if (cmap[k] < 0 || c == TP_CTR_UNKNOWN) continue;
+      st->ctr[cmap[k]] += (double)c;
+      th->ctr[cmap[k]] += (double)c;
+    }
+    p->psamples = rep_grow(p->psamples, &a->pscap, p->npsamples + 1, sizeof *p->psamples);
+    p->psamples[p->npsamples++] = (tp_psample_t){f->proc, t, (uint32_t)(st - p->stacks),
+                                                 ((double)s->ts_ns - (double)f->hdr->start_ns) / 1e9, w};
     double blame = raw_blame(s, cls, w);
     if (blame > 0) {
       const inst_t *in = inst_slot(inst, cap, s->region);
@@ -192,7 +229,6 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     st->v[metric] += w;
     st->v[TP_M_BLAME] += blame;
     st->v[TP_M_CPU] += cpu;
-    tp_thread_t *th = &p->threads[t];
     th->samples++;
     th->v[TP_M_TIME] += w;
     th->v[metric] += w;
@@ -228,6 +264,7 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     r->wall += (double)rr->wall_ns / 1e9;
     if (rr->max_team > r->max_team) r->max_team = rr->max_team;
   }
+  qsort(p->psamples + first_ps, p->npsamples - first_ps, sizeof *p->psamples, by_thread_time);
   free(buf);
   free(cls_of);
   free(inst);

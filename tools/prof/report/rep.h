@@ -70,6 +70,7 @@ typedef struct rep_file {
   const tp_header_t *hdr;
   const tp_end_t *end;
   const tp_maps_t *maps;
+  const tp_counters_rec_t *counters; /* NULL: none asked for */
   int truncated;         /* the last record was cut short */
   uint32_t *thread_map;  /* tool thread index -> profile thread index */
   uint32_t nthread_map;
