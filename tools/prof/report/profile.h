@@ -73,7 +73,24 @@ typedef struct tp_proc {
   uint64_t late;       /* samples that stand for more than 1.5 periods (overruns, late signals) */
   double late_extra;   /* the time they stand for beyond one period each */
   int has_cpu;         /* the samples carry CPU time */
+  double start;        /* seconds from the earliest process's start (wall clock): aligns ranks */
+  double by_class[5];  /* thread time by sample class (TP_SC_*) */
 } tp_proc_t;
+
+/* What a sample was doing: working, in an OpenMP wait state (barrier, taskwait, lock, ...,
+ * overhead), idle, in a runtime's wait loop whatever state the runtime reported, or inside
+ * an MPI call (frames in the MPI library: MPI waiting, not work).  All but TP_SC_WORK count
+ * as wait. */
+enum { TP_SC_WORK, TP_SC_WAIT, TP_SC_IDLE, TP_SC_RTWAIT, TP_SC_MPI, TP_NSC };
+
+/* One sample in its thread's time order, for timelines: the stack it was charged to. */
+typedef struct tp_tsample {
+  uint32_t thread;     /* index into threads */
+  uint32_t stack;      /* index into stacks */
+  double ts;           /* end of its interval: seconds from its process's start */
+  float dur;           /* the wall time it stands for */
+  uint8_t cls;         /* TP_SC_* */
+} tp_tsample_t;
 
 /* One parallel region call path (all its instances, all processes merged). */
 typedef struct tp_region {
@@ -112,6 +129,8 @@ typedef struct tp_profile {
   size_t nregions;
   tp_event_t *events;   /* sorted by (proc, thread, ts) */
   size_t nevents;
+  tp_tsample_t *samples; /* every sample, each thread's in time order */
+  size_t nsamples;
   void *priv;           /* load.c: the memory the profile's strings and arrays live in */
 } tp_profile_t;
 
@@ -141,6 +160,7 @@ int tp_export_folded(const tp_profile_t *p, FILE *out);          /* export-folde
 int tp_export_speedscope(const tp_profile_t *p, FILE *out);      /* export-speedscope.c */
 int tp_export_pprof(const tp_profile_t *p, FILE *out);           /* export-pprof.c (gzip) */
 int tp_export_chrome(const tp_profile_t *p, FILE *out);          /* export-chrome.c */
+int tp_export_html(const tp_profile_t *p, FILE *out);            /* export-html.c */
 /* export-otf2.c: an OTF2 archive (DIR/traces.otf2 + DIR/traces/) of the trace events; needs
  * libotf2 at build time (else a message and -1) */
 int tp_export_otf2_dir(const tp_profile_t *p, const char *dir);
