@@ -260,15 +260,18 @@ static int runtime_waiting(rep_file_t *f, rep_model_t *m, const tp_sample_t *s) 
 }
 
 /* Whether the sample is inside an MPI call: from the leaf, an MPI frame before any frame of
- * the program's executable (libraries the MPI library calls, libc, libevent, are part of
- * the call; the program's own code called back from MPI, a reduction operator, is work). */
+ * the program's executable (libraries the MPI library calls, libc, libevent, and unmapped
+ * code are part of the call; the program's own code called back from MPI, a reduction
+ * operator, is work). */
 static int in_mpi_call(rep_file_t *f, const tp_sample_t *s) {
   int exact0 = (s->flags & TP_SAMPLE_LEAF_EXACT) != 0;
   for (uint32_t i = 0; i < s->nframes; i++) {
     uint64_t a = lookup_addr(s->frames, i, exact0);
     int c = rep_sym_class(f->sym, a);
     if (c == REP_CL_MPI) return 1;
-    if (c == REP_CL_RUNTIME || c == REP_CL_UNKNOWN) return 0;
+    if (c == REP_CL_RUNTIME) return 0;
+    /* REP_CL_UNKNOWN goes on: Open MPI unloads its components (mca_coll_tuned.so, ...) in
+     * MPI_Finalize, before the memory map is saved, so their frames have no mapping */
     if (c == REP_CL_USER && rep_sym_in_program(f->sym, a)) return 0;
   }
   return 0;

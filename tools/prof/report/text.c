@@ -279,10 +279,12 @@ static void print_header(const tp_profile_t *p, FILE *out, const double *tot, do
     late_extra += pr->late_extra;
     has_cpu |= pr->has_cpu;
     if (pr->duration > dur) dur = pr->duration;
+    char rank[24] = "";
+    if (pr->rank >= 0) snprintf(rank, sizeof rank, ", rank %d", pr->rank);
     if (i < 4)
-      fprintf(out, "tomp-prof report: %.60s  (pid %lld%s%.0d)  runtime: %s\n",
-              pr->cmdline ? pr->cmdline : "?", (long long)pr->pid, pr->rank >= 0 ? ", rank " : "",
-              pr->rank >= 0 ? pr->rank : 0, pr->runtime && *pr->runtime ? pr->runtime : "?");
+      fprintf(out, "tomp-prof report: %.60s  (pid %lld%s)  runtime: %s\n",
+              pr->cmdline ? pr->cmdline : "?", (long long)pr->pid, rank,
+              pr->runtime && *pr->runtime ? pr->runtime : "?");
   }
   if (p->nprocs > 4) fprintf(out, "tomp-prof report: ... %zu processes in all\n", p->nprocs);
   double mpi = 0;
