@@ -1,6 +1,6 @@
 # Shared by tests/prof/html.sh and mpi.sh (sourced): open tomp-prof's HTML report in headless
 # Chromium, offline, and check what its script rendered.
-#   html_open FILE.html NAME     writes $W/NAME.png (screenshot) and $W/NAME.dom (the DOM after
+#   html_open FILE.html NAME [#FRAGMENT]   writes $W/NAME.png (screenshot) and $W/NAME.dom (the DOM after
 #                                the script ran); fails unless the page says data-rendered="ok"
 #   html_check NAME CHECKS...    python3 checks of $W/NAME.dom and $W/NAME.png (see below)
 # Chromium runs with every host unresolvable, so a page that needed the network would show it.
@@ -10,13 +10,13 @@ html_have_chromium() {
 }
 
 html_open() {
-  local file=$1 name=$2
+  local file=$1 name=$2 frag=${3:-}
   local budget
   for budget in 5000 20000; do # a loaded machine may need longer to lay the page out
     rm -f "$W/$name.png"
     timeout 90 chromium --headless=new --no-sandbox --disable-gpu --user-data-dir="$W/chromium-$name" \
       --host-resolver-rules="MAP * ~NOTFOUND" --window-size=1280,2600 --force-device-scale-factor=0.5 \
-      --virtual-time-budget=$budget --screenshot="$W/$name.png" --dump-dom "file://$file" \
+      --virtual-time-budget=$budget --screenshot="$W/$name.png" --dump-dom "file://$file$frag" \
       >"$W/$name.dom" 2>>"$W/chromium.log"
     grep -q '<body[^>]*data-rendered="ok"' "$W/$name.dom" && [ -s "$W/$name.png" ] && return 0
   done
@@ -28,6 +28,9 @@ html_open() {
 
 # html_check NAME 'KIND:VALUE'...: each check is one of
 #   tree:NAME      a call-tree row (tr.node) the script created shows function NAME
+#   notree:NAME    no call-tree row shows NAME
+#   func:NAME      a row of the functions table (tr.func) shows NAME
+#   zoom:TEXT      the timeline's zoom note says TEXT
 #   flame:NAME     a flame-graph box (div.fbox) shows NAME
 #   lanes:N        N timeline lanes (div.lane), each with a label and a canvas
 #   lane:TEXT      a lane label contains TEXT
@@ -48,7 +51,8 @@ class Dom(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.stack = []        # (tag, classes)
-        self.items = {k: [] for k in ("node", "fbox", "lane", "lane-label", "region", "rank", "thread")}
+        self.items = {k: [] for k in ("node", "fbox", "lane", "lane-label", "region", "rank", "thread", "func")}
+        self.ids = {}
         self.canvases = 0
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -56,17 +60,19 @@ class Dom(html.parser.HTMLParser):
         if tag == "canvas": self.canvases += 1
         void = tag in ("meta", "br", "img", "input", "link", "canvas")
         if void: return
-        self.stack.append((tag, cls))
+        if a.get("id"): self.ids[a["id"]] = ""
+        self.stack.append((tag, cls, a.get("id")))
         for k in self.items:
             if k in cls: self.items[k].append("")
     def handle_endtag(self, tag):
         while self.stack:
-            t, _ = self.stack.pop()
+            t, _, _ = self.stack.pop()
             if t == tag: break
     def handle_data(self, data):
-        for t, cls in self.stack:
+        for t, cls, i in self.stack:
             for k in self.items:
                 if k in cls and self.items[k]: self.items[k][-1] += data
+            if i: self.ids[i] += data
 
 d = Dom()
 d.feed(open(dom, encoding="utf-8").read())
@@ -76,6 +82,12 @@ for c in checks:
     kind, _, val = c.partition(":")
     if kind == "tree":
         if not any(val in t for t in I["node"]): bad.append(f"no call-tree row for {val!r}")
+    elif kind == "notree":
+        if any(val in t for t in I["node"]): bad.append(f"a call-tree row shows {val!r}")
+    elif kind == "func":
+        if not any(val in t for t in I["func"]): bad.append(f"no functions row for {val!r}")
+    elif kind == "zoom":
+        if val not in d.ids.get("zoom-note", ""): bad.append(f"zoom note {d.ids.get('zoom-note')!r}, want {val!r}")
     elif kind == "flame":
         if not any(t == val for t in I["fbox"]): bad.append(f"no flame-graph box for {val!r}")
     elif kind == "lanes":

@@ -1,11 +1,15 @@
 /* tomp-prof's single-file HTML report: the page script (export-html.c embeds this file and
  * the profile as JSON in the script element tp-data).  It builds every view from that data with
  * DOM calls (names are set as text, never parsed as HTML) and needs no network:
- *   call tree   expandable, user-model stacks of all threads merged by function name
+ *   call tree   expandable, user-model stacks of all threads (or of one rank or thread: the
+ *               threads selector) merged by function name; a functions table (self, total)
  *   flame graph icicle (root on top, heaviest first); click a frame to zoom, the root to zoom out
  *   timeline    one lane per thread: what each sample was doing (work, OpenMP wait, idle,
- *               runtime wait, MPI), hover for its stack; --trace slices on a strip above
+ *               runtime wait, MPI), hover for its stack; --trace slices on a strip above;
+ *               drag across a lane to zoom into that time range, double-click to zoom out
  *   tables      parallel regions, MPI ranks (processes), threads
+ * The URL's fragment can set the initial state (a link to a view): #metric=cpu&only=rank 1
+ * (the threads selector's label)&zoom=0.5-0.8 (seconds).
  * When it is done, the body gets data-rendered="ok" (tests wait for it); an error is shown on the
  * page and sets data-rendered="error". */
 "use strict";
@@ -17,6 +21,7 @@
   const CAT_COLOR = { parallel: "#4a78c2", task: "#2aa198", sync: "#e07b39", mutex: "#c0392b",
                       work: "#7f8c8d", idle: "#d5d8dc" };
   let metric = 0;
+  let only = null; /* null: all threads; else a Set of thread indices (the "threads" selector) */
 
   const $ = (id) => document.getElementById(id);
   function el(tag, cls, text) {
@@ -92,6 +97,7 @@
   function buildTree() {
     const root = { name: "all threads", kind: -1, loc: -1, v: [0, 0, 0, 0, 0], kids: new Map(), depth: 0 };
     for (const s of D.stacks) {
+      if (only && !only.has(s[0])) continue;
       let n = root;
       for (let m = 0; m < 5; m++) n.v[m] += s[2 + m];
       for (const l of s[1]) {
@@ -164,6 +170,40 @@
     emit(tree.root, 0);
   }
 
+  /* ---- functions: self (at the leaf) and total (anywhere on the stack, once per stack) ---- */
+  function renderFunctions() {
+    const t = $("functions");
+    t.textContent = "";
+    header(t, ["function", "self", "%", "total", "%", "wait", "blame"]);
+    const f = new Map();
+    const tot = [0, 0, 0, 0, 0];
+    for (const s of D.stacks) {
+      if (only && !only.has(s[0])) continue;
+      for (let m = 0; m < 5; m++) tot[m] += s[2 + m];
+      const seen = new Set();
+      s[1].forEach((l, d) => {
+        const key = D.locs[l][3] + "\u0000" + D.locs[l][0];
+        let e = f.get(key);
+        if (!e) f.set(key, (e = { name: D.locs[l][0], kind: D.locs[l][3], loc: l, self: [0, 0, 0, 0, 0], total: [0, 0, 0, 0, 0] }));
+        if (d === s[1].length - 1) for (let m = 0; m < 5; m++) e.self[m] += s[2 + m];
+        if (seen.has(key)) return;
+        seen.add(key);
+        for (let m = 0; m < 5; m++) e.total[m] += s[2 + m];
+      });
+    }
+    const rows = Array.from(f.values()).filter((e) => e.total[metric] > 0)
+      .sort((a, b) => b.self[metric] - a.self[metric] || b.total[metric] - a.total[metric]).slice(0, 50);
+    for (const e of rows) {
+      const tr = row([{ text: "", cls: "fn" }, { text: sec(e.self[metric]) }, { text: pct(e.self[metric], tot[metric]) },
+                      { text: sec(e.total[metric]) }, { text: pct(e.total[metric], tot[metric]) },
+                      { text: sec(e.total[2]) }, { text: sec(e.total[4]) }], "row func");
+      tr.firstChild.appendChild(el("span", "name " + nameClass(e.kind, e.name), e.name));
+      const w = where(e.loc);
+      if (w && e.name.indexOf(" @ ") < 0) tr.firstChild.appendChild(el("span", "where", w));
+      t.appendChild(tr);
+    }
+  }
+
   /* ---- flame graph (icicle) ---- */
   let flameRoot = null;
   function hue(name) {
@@ -219,6 +259,27 @@
   }
 
   /* ---- timeline ---- */
+  const view = { t0: 0, t1: 0, tmax: 0 }; /* the time range shown (seconds) */
+  function renderAxis() {
+    const axis = $("axis");
+    axis.textContent = "";
+    const span = view.t1 - view.t0;
+    const step = [1e-4, 2e-4, 5e-4, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20,
+                  50, 100, 200, 500, 1000, 3600].find((st) => span / st <= 10) || span / 10;
+    const digits = step < 0.001 ? 4 : step < 1 ? 3 : 0;
+    for (let s = Math.ceil(view.t0 / step) * step; s <= view.t1 + 1e-12; s += step) {
+      const tk = el("div", "tick", s.toFixed(digits) + " s");
+      tk.style.left = (100 * (s - view.t0)) / span + "%";
+      axis.appendChild(tk);
+    }
+    $("zoom-note").textContent = view.t0 > 0 || view.t1 < view.tmax
+      ? "showing " + view.t0.toFixed(3) + "-" + view.t1.toFixed(3) + " s (double-click to zoom out)"
+      : "drag across a lane to zoom in";
+  }
+  function redrawLanes() {
+    for (const l of document.querySelectorAll(".lane")) if (l.redraw) l.redraw();
+    renderAxis();
+  }
   function renderTimeline() {
     const tl = $("timeline");
     tl.textContent = "";
@@ -243,12 +304,15 @@
       for (let i = 0; i < a.length; i += 4) tmax = Math.max(tmax, a[i + 1]);
     }
     if (!(tmax > 0)) tmax = 1;
+    view.t0 = 0;
+    view.t1 = view.tmax = tmax;
     const evBy = new Map();
     for (const e of D.events) {
       if (!evBy.has(e[0])) evBy.set(e[0], []);
       evBy.get(e[0]).push(e);
     }
     const tip = $("tip");
+    let drag = null;
     const order = D.lanes.map((l) => l[0]).sort((x, y) => {
       const a = D.threads[x], b = D.threads[y];
       const ra = D.procs[a[0]].rank, rb = D.procs[b[0]].rank;
@@ -269,8 +333,9 @@
         cv.height = h;
         const g = cv.getContext("2d");
         const top = evs.length ? 6 : 0;
-        const x = (s) => (s / tmax) * w;
+        const x = (s) => ((s - view.t0) / (view.t1 - view.t0)) * w;
         for (let i = 0; i < segs.length; i += 4) {
+          if (segs[i + 1] < view.t0 || segs[i] > view.t1) continue;
           const x0 = x(segs[i]), x1 = x(segs[i + 1]);
           g.fillStyle = CLASS_COLOR[segs[i + 3]];
           g.fillRect(x0, top, Math.max(1, x1 - x0), h - top);
@@ -283,9 +348,30 @@
       };
       draw();
       lane.redraw = draw;
-      cv.addEventListener("mousemove", (ev) => {
+      const timeAt = (ev) => {
         const r = cv.getBoundingClientRect();
-        const at = ((ev.clientX - r.left) / r.width) * tmax;
+        return view.t0 + ((ev.clientX - r.left) / r.width) * (view.t1 - view.t0);
+      };
+      cv.addEventListener("mousedown", (ev) => {
+        drag = timeAt(ev);
+        ev.preventDefault();
+      });
+      cv.addEventListener("mouseup", (ev) => {
+        const end = timeAt(ev);
+        if (drag !== null && Math.abs(end - drag) > (view.t1 - view.t0) / 500) {
+          view.t0 = Math.max(0, Math.min(drag, end));
+          view.t1 = Math.min(view.tmax, Math.max(drag, end));
+          redrawLanes();
+        }
+        drag = null;
+      });
+      cv.addEventListener("dblclick", () => {
+        view.t0 = 0;
+        view.t1 = view.tmax;
+        redrawLanes();
+      });
+      cv.addEventListener("mousemove", (ev) => {
+        const at = timeAt(ev);
         let lo = 0, hi = segs.length / 4 - 1, hit = -1;
         while (lo <= hi) {
           const mid = (lo + hi) >> 1;
@@ -305,14 +391,9 @@
       cv.addEventListener("mouseleave", () => { tip.style.display = "none"; });
     }
     const axis = el("div", "axis");
-    const step = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 3600]
-      .find((s) => tmax / s <= 10) || tmax / 10;
-    for (let s = 0; s <= tmax + 1e-9; s += step) {
-      const tk = el("div", "tick", (step < 1 ? s.toFixed(3) : s.toFixed(0)) + " s");
-      tk.style.left = (100 * s) / tmax + "%";
-      axis.appendChild(tk);
-    }
+    axis.id = "axis";
     tl.appendChild(axis);
+    renderAxis();
     if (!D.lanes.length) tl.appendChild(el("p", "note", "no samples"));
   }
 
@@ -376,6 +457,28 @@
     summary();
     tree.root = buildTree();
     expandDefault(tree.root, tree.root.v[metric]);
+    const ts = $("only");
+    const addOpt = (label, set) => {
+      const o = el("option", "", label);
+      o.value = String(ts.options.length);
+      o.set = set;
+      ts.appendChild(o);
+    };
+    addOpt("all threads", null);
+    const ranked = D.procs.length > 1 || D.procs.some((p) => p.rank >= 0);
+    if (ranked)
+      D.procs.forEach((p, pi) => addOpt(procName(pi), new Set(D.threads.map((th, i) => (th[0] === pi ? i : -1)).filter((i) => i >= 0))));
+    D.threads.forEach((th, i) => addOpt(threadName(i), new Set([i])));
+    ts.addEventListener("change", () => {
+      only = ts.options[ts.selectedIndex].set;
+      tree.root = buildTree();
+      tree.open.clear();
+      flameRoot = null;
+      expandDefault(tree.root, tree.root.v[metric]);
+      renderTree();
+      renderFlame();
+      renderFunctions();
+    });
     const sel = $("metric");
     METRICS.forEach((m, i) => {
       const o = el("option", "", m);
@@ -388,10 +491,24 @@
       expandDefault(tree.root, tree.root.v[metric]);
       renderTree();
       renderFlame();
+      renderFunctions();
     });
+    /* the fragment's initial state */
+    const want = new URLSearchParams(decodeURIComponent(location.hash.slice(1)));
+    if (METRICS.indexOf(want.get("metric")) >= 0) sel.value = String(METRICS.indexOf(want.get("metric")));
+    for (const o of ts.options) if (o.textContent === want.get("only")) ts.value = o.value;
+    if (sel.value !== "0") sel.dispatchEvent(new Event("change"));
+    if (ts.value !== "0") ts.dispatchEvent(new Event("change"));
     renderTree();
+    renderFunctions();
     renderFlame();
     renderTimeline();
+    const z = /^([0-9.]+)-([0-9.]+)$/.exec(want.get("zoom") || "");
+    if (z && Number(z[2]) > Number(z[1])) {
+      view.t0 = Math.max(0, Number(z[1]));
+      view.t1 = Math.min(view.tmax, Number(z[2]));
+      redrawLanes();
+    }
     renderRegions();
     renderRanks();
     renderThreads();
@@ -400,7 +517,7 @@
       clearTimeout(pending);
       pending = setTimeout(() => {
         renderFlame();
-        for (const l of document.querySelectorAll(".lane")) if (l.redraw) l.redraw();
+        redrawLanes();
       }, 100);
     });
     document.body.setAttribute("data-rendered", "ok");
