@@ -104,9 +104,10 @@ static void save(const char *dir, int64_t pid, size_t cut) {
   len = 0;
 }
 
-/* MPI ranks: rank 0 waits inside MPI_Allreduce (libmpi -> unmapped component -> libc) and
- * runs a user reduction operator called back from MPI (the program's code: work); ranks 10
- * and 2 compute. */
+/* MPI ranks: rank 0 waits inside MPI_Allreduce (libmpi -> unmapped component -> libc), once
+ * of it inside a parallel region whose other thread waits at the barrier (the MPI call is
+ * blamed), and runs a user reduction operator called back from MPI (the program's code:
+ * work); ranks 10 and 2 compute. */
 static void mpi_ranks(const char *dir) {
   static const int32_t ranks[] = {0, 10, 2};
   tp_frame_t serial[] = {{(uint64_t)(uintptr_t)fake_leaf, 0x1000}, {ra(fake_creator), 0x1100},
@@ -120,17 +121,27 @@ static void mpi_ranks(const char *dir) {
     header(2001 + i);
     thread(0, 1);
     if (ranks[i] == 0) {
+      thread(1, 2);
       sample(0, 0x000, 0, wait, 6);
-      sample(0, 0x000, 0, wait, 6);
+      tp_sample_t *s = sample(0, 0x000, 0, wait, 6);
+      s->region = 9; /* in a region (MPI_THREAD_MULTIPLE) while thread 1 waits at its barrier */
+      s->team_size = 2;
+      s->team_waiting = 1;
       sample(0, 0x000, 0, op, 5);
+      tp_frame_t bar[] = {{LIBC + 0x30, 0x8050}, {RT + 0x30, 0x8100}, {ra(fake_main), 0x8300},
+                          {LIBC + 0x20, 0x8400}};
+      s = sample(1, 0x011, 0, bar, 4);
+      s->region = 9;
+      s->team_size = 2;
+      s->team_waiting = 1;
     } else {
       sample(0, 0x000, 0, serial, 4);
     }
     maps();
     tp_end_t *e = rec(TP_REC_END, sizeof *e);
     e->end_ns = 1500000000ull;
-    e->samples = ranks[i] == 0 ? 3 : 1;
-    e->threads = 1;
+    e->samples = ranks[i] == 0 ? 4 : 1;
+    e->threads = ranks[i] == 0 ? 2 : 1;
     save(dir, 2001 + i, 0);
   }
 }

@@ -13,7 +13,8 @@
  *  - directed: a TP_REC_BLAME record says `samples` samples (wait_ns of time) were taken
  *    while threads waited for a lock / critical / atomic / ordered wait id that this releaser
  *    then released: that time goes to the releaser's user-model stack;
- *  - undirected: a working sample whose team had w of n threads waiting in a barrier
+ *  - undirected: a working sample (or one inside an MPI call: the team waits for it) whose
+ *    team had w of n threads waiting in a barrier
  *    (team_waiting, team_size, n > w) charges its weight * w / (n - w) to its own stack: the
  *    waiting threads' time, shared among the threads still working.  A thread that runs an
  *    explicit task inside a barrier is working: the recorder does not count it in w.  Both the
@@ -119,8 +120,11 @@ static double sample_weight(const tp_sample_t *s, double period) {
   return s->interval_ns ? (double)s->interval_ns / 1e9 : period;
 }
 
+/* A thread inside an MPI call is not waiting at the barrier: its teammates wait for it, so
+ * the MPI call is charged like work (`...;MPI_Allreduce;MPI wait` carries the blame). */
 static double raw_blame(const tp_sample_t *s, int cls, double w) {
-  if (cls != REP_WORK || !s->team_waiting || s->team_size <= s->team_waiting) return 0;
+  if ((cls != REP_WORK && cls != REP_MPI) || !s->team_waiting || s->team_size <= s->team_waiting)
+    return 0;
   return w * s->team_waiting / (s->team_size - s->team_waiting);
 }
 
