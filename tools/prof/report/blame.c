@@ -81,7 +81,7 @@ struct rep_acc {
   tp_profile_t *p;
   region_acc_t *r;
   size_t n, cap;
-  size_t samplecap; /* of p->samples */
+  size_t pscap; /* of p->psamples */
 };
 
 rep_acc_t *rep_acc_new(tp_profile_t *p) {
@@ -192,10 +192,10 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
       const inst_t *in = inst_slot(inst, cap, s->region);
       blame *= in->raw > 0 ? in->wait / in->raw : 0;
     }
-    p->samples = rep_grow(p->samples, &a->samplecap, p->nsamples + 1, sizeof *p->samples);
-    p->samples[p->nsamples++] = (tp_tsample_t){t, (uint32_t)(st - p->stacks),
-                                               s->ts_ns > f->hdr->start_ns ? (double)(s->ts_ns - f->hdr->start_ns) / 1e9 : 0,
-                                               (float)w, (uint8_t)cls};
+    p->psamples = rep_grow(p->psamples, &a->pscap, p->npsamples + 1, sizeof *p->psamples);
+    p->psamples[p->npsamples++] = (tp_psample_t){f->proc, t, (uint32_t)(st - p->stacks),
+                                                 ((double)s->ts_ns - (double)f->hdr->start_ns) / 1e9, w,
+                                                 (uint32_t)cls};
     pr->by_class[cls] += w;
     st->samples++;
     st->v[TP_M_TIME] += w;

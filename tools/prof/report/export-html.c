@@ -153,10 +153,10 @@ static size_t write_lanes(FILE *o, const tp_profile_t *p, int by_class_only) {
   size_t nseg = 0;
   if (o) fputs("\"lanes\":[", o);
   uint32_t *first = tp_ex_alloc((p->nthreads + 1) * sizeof *first); /* sample index + 1 */
-  uint32_t *next = tp_ex_alloc((p->nsamples + 1) * sizeof *next);
+  uint32_t *next = tp_ex_alloc((p->npsamples + 1) * sizeof *next);
   uint32_t *last = tp_ex_alloc((p->nthreads + 1) * sizeof *last);
-  for (size_t i = 0; i < p->nsamples; i++) { /* chain each thread's samples in order */
-    uint32_t t = p->samples[i].thread;
+  for (size_t i = 0; i < p->npsamples; i++) { /* chain each thread's samples in order */
+    uint32_t t = p->psamples[i].thread;
     if (t >= p->nthreads) continue;
     if (last[t])
       next[last[t] - 1] = (uint32_t)i + 1;
@@ -174,8 +174,8 @@ static size_t write_lanes(FILE *o, const tp_profile_t *p, int by_class_only) {
     double s0 = 0, e0 = 0;
     uint32_t st0 = 0, c0 = 0;
     for (uint32_t i = first[t]; i; i = next[i - 1]) {
-      const tp_tsample_t *s = &p->samples[i - 1];
-      double e = off + s->ts, b = e - s->dur;
+      const tp_psample_t *s = &p->psamples[i - 1];
+      double e = off + s->ts, b = e - s->weight;
       if (b < 0) b = 0;
       if (open && s->cls == c0 && (by_class_only || s->stack == st0) && b <= e0 + 1e-4) {
         e0 = e;

@@ -346,6 +346,6 @@ void tp_profile_free(tp_profile_t *p) {
   free(p->threads);
   free(p->regions);
   free(p->events);
-  free(p->samples);
+  free(p->psamples);
   free(p);
 }

@@ -83,14 +83,13 @@ typedef struct tp_proc {
  * as wait. */
 enum { TP_SC_WORK, TP_SC_WAIT, TP_SC_IDLE, TP_SC_RTWAIT, TP_SC_MPI, TP_NSC };
 
-/* One sample in its thread's time order, for timelines: the stack it was charged to. */
-typedef struct tp_tsample {
-  uint32_t thread;     /* index into threads */
-  uint32_t stack;      /* index into stacks */
-  double ts;           /* end of its interval: seconds from its process's start */
-  float dur;           /* the wall time it stands for */
-  uint8_t cls;         /* TP_SC_* */
-} tp_tsample_t;
+/* One sample in time: its thread, when, and the stack it was added to (timelines). */
+typedef struct tp_psample {
+  uint32_t proc, thread, stack; /* stack: index into stacks */
+  double ts;                    /* seconds from the start of its process's recording */
+  double weight;                /* seconds it stands for */
+  uint32_t cls;                 /* TP_SC_*: what it was doing */
+} tp_psample_t;
 
 /* One parallel region call path (all its instances, all processes merged). */
 typedef struct tp_region {
@@ -129,8 +128,8 @@ typedef struct tp_profile {
   size_t nregions;
   tp_event_t *events;   /* sorted by (proc, thread, ts) */
   size_t nevents;
-  tp_tsample_t *samples; /* every sample, each thread's in time order */
-  size_t nsamples;
+  tp_psample_t *psamples; /* every sample, each thread's in time order */
+  size_t npsamples;
   void *priv;           /* load.c: the memory the profile's strings and arrays live in */
 } tp_profile_t;
 
