@@ -187,15 +187,15 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
       pr->late++;
       pr->late_extra += w - period;
     }
+    p->psamples = rep_grow(p->psamples, &a->pscap, p->npsamples + 1, sizeof *p->psamples);
+    p->psamples[p->npsamples++] = (tp_psample_t){f->proc, t, (uint32_t)(st - p->stacks),
+                                                 ((double)s->ts_ns - (double)f->hdr->start_ns) / 1e9, w,
+                                                 (uint32_t)cls};
     double blame = raw_blame(s, cls, w);
     if (blame > 0) {
       const inst_t *in = inst_slot(inst, cap, s->region);
       blame *= in->raw > 0 ? in->wait / in->raw : 0;
     }
-    p->psamples = rep_grow(p->psamples, &a->pscap, p->npsamples + 1, sizeof *p->psamples);
-    p->psamples[p->npsamples++] = (tp_psample_t){f->proc, t, (uint32_t)(st - p->stacks),
-                                                 ((double)s->ts_ns - (double)f->hdr->start_ns) / 1e9, w,
-                                                 (uint32_t)cls};
     pr->by_class[cls] += w;
     st->samples++;
     st->v[TP_M_TIME] += w;

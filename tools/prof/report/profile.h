@@ -83,14 +83,6 @@ typedef struct tp_proc {
  * as wait. */
 enum { TP_SC_WORK, TP_SC_WAIT, TP_SC_IDLE, TP_SC_RTWAIT, TP_SC_MPI, TP_NSC };
 
-/* One sample in time: its thread, when, and the stack it was added to (timelines). */
-typedef struct tp_psample {
-  uint32_t proc, thread, stack; /* stack: index into stacks */
-  double ts;                    /* seconds from the start of its process's recording */
-  double weight;                /* seconds it stands for */
-  uint32_t cls;                 /* TP_SC_*: what it was doing */
-} tp_psample_t;
-
 /* One parallel region call path (all its instances, all processes merged). */
 typedef struct tp_region {
   uint32_t depth;
@@ -114,6 +106,14 @@ typedef struct tp_event {
   const char *cat;      /* "parallel", "task", "sync", "mutex", "work", "idle" */
   uint64_t id;
 } tp_event_t;
+
+/* One sample in time: its thread, when, and the stack it was added to (timelines). */
+typedef struct tp_psample {
+  uint32_t proc, thread, stack; /* stack: index into stacks */
+  double ts;                    /* seconds from the start of its process's recording */
+  double weight;                /* seconds it stands for */
+  uint32_t cls;                 /* TP_SC_*: what it was doing */
+} tp_psample_t;
 
 typedef struct tp_profile {
   tp_proc_t *procs;
