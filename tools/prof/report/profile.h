@@ -60,6 +60,12 @@ typedef struct tp_thread {
   uint64_t samples;
 } tp_thread_t;
 
+/* What a sample was doing: working, in an OpenMP wait state (barrier, taskwait, lock, ...,
+ * overhead), idle, in a runtime's wait loop whatever state the runtime reported, or inside
+ * an MPI call (frames in the MPI library: MPI waiting, not work).  All but TP_SC_WORK count
+ * as wait. */
+enum { TP_SC_WORK, TP_SC_WAIT, TP_SC_IDLE, TP_SC_RTWAIT, TP_SC_MPI, TP_NSC };
+
 typedef struct tp_proc {
   int64_t pid;
   int32_t rank;        /* -1 if none */
@@ -74,14 +80,8 @@ typedef struct tp_proc {
   double late_extra;   /* the time they stand for beyond one period each */
   int has_cpu;         /* the samples carry CPU time */
   double start;        /* seconds from the earliest process's start (wall clock): aligns ranks */
-  double by_class[5];  /* thread time by sample class (TP_SC_*) */
+  double by_class[TP_NSC]; /* thread time by sample class */
 } tp_proc_t;
-
-/* What a sample was doing: working, in an OpenMP wait state (barrier, taskwait, lock, ...,
- * overhead), idle, in a runtime's wait loop whatever state the runtime reported, or inside
- * an MPI call (frames in the MPI library: MPI waiting, not work).  All but TP_SC_WORK count
- * as wait. */
-enum { TP_SC_WORK, TP_SC_WAIT, TP_SC_IDLE, TP_SC_RTWAIT, TP_SC_MPI, TP_NSC };
 
 /* One parallel region call path (all its instances, all processes merged). */
 typedef struct tp_region {
