@@ -5,9 +5,10 @@
 # allows no fetch at all) and its DOM read after the script ran: call-tree rows, flame-graph
 # boxes, one timeline lane per thread, the regions and threads tables, all created by the
 # page's script from the embedded data; the screenshot must be non-blank and show the
-# timeline's work colour; a URL fragment selects one thread, a metric and a time range.  Also: the file references nothing outside itself, the embedded
-# data holds no '<' (so no name can end its script element), and `tomp-prof html` writes
-# tomp-prof.html.
+# timeline's work and wait colours and the --trace strip's barrier waits; a URL fragment
+# selects one thread, a metric and a time range.  Also: the file references nothing outside
+# itself, the embedded data holds no '<' (so no name can end its script element), and
+# `tomp-prof html` writes tomp-prof.html.
 # Skips (exit 77) when chromium or python3 is missing (Debian: chromium python3).
 source "$(dirname "$0")/rep_common.sh"
 source "$(dirname "$0")/html_common.sh"
@@ -27,7 +28,7 @@ site=$(grep -o 'omp parallel @ rep_imbalance.c:[0-9]*' "$W/imb.dom" | head -1)
 [ -n "$site" ] || fail "the region body is not named by its construct"
 html_check imb tree:main tree:compute "tree:$site" tree:heavy_rows tree:light_rows tree:kernel \
   "tree:omp barrier wait" func:heavy_rows func:kernel flame:heavy_rows flame:light_rows flame:main lanes:2 "lane:thread 0 (initial)" \
-  "lane:thread 1" "region:compute (rep_imbalance.c:" threads:2 rank:0 color:3fa34d:400 color:f0a030:20
+  "lane:thread 1" "region:compute (rep_imbalance.c:" threads:2 rank:0 color:3fa34d:400 color:f0a030:20 color:e07b39:50
 
 # the fragment sets the initial view: thread 1 only (it ran light_rows, thread 0 heavy_rows),
 # the cpu metric, the timeline zoomed to 0-0.1 s
