@@ -5,6 +5,7 @@
 #include <string.h>
 
 
+#include "count.h"
 #include "task.h"
 #include "internal.h"
 
@@ -292,6 +293,7 @@ static bool dq_push(tomp_deque_t *d, tomp_xtask_t *x) {
   tomp_dqslot_t *sl = &d->slot[b & DQ_MASK];
   tomp_store_rlx(&sl->x, x);
   tomp_store_rlx(&sl->parent, x->t.parent);
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1); /* a sequentially consistent store: an exchange */
   __atomic_store_n(&d->bottom, b + 1, __ATOMIC_SEQ_CST);
   return true;
 }
@@ -334,9 +336,12 @@ static tomp_xtask_t *dq_steal(tomp_deque_t *d, tomp_task_t *want) {
   tomp_xtask_t *x = tomp_load_rlx(&sl->x);
   if (want && tomp_load_rlx(&sl->parent) != want) return NULL;
   /* success also proves the slot was not reused while we read it */
+  TOMP_COUNT_ADD(TOMP_CNT_STEAL, RMW, 1);
   if (!__atomic_compare_exchange_n(&d->top, &t, t + 1, false, __ATOMIC_SEQ_CST,
                                    __ATOMIC_RELAXED))
     return NULL;
+  TOMP_COUNT_ADD(TOMP_CNT_STEAL, EPISODE, 1);
+  TOMP_COUNT_ADD(TOMP_CNT_STEAL, WRITE, 1); /* claim() writes the task's state: its creator's line */
   return x;
 }
 
@@ -407,6 +412,7 @@ static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_
     if (!dq_push(d, x)) d = NULL;
   }
   if (!d) {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, locked ? 1 : 3); /* the lock and nready's store */
     if (!locked) tomp_mutex_lock(&tt->lock);
     shared_put(tt, x);
     if (!locked) tomp_mutex_unlock(&tt->lock);
@@ -481,6 +487,7 @@ static tomp_xtask_t *take(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_task_t
                           tomp_taskgroup_t *tg, bool steal) {
   tomp_xtask_t *x;
   if (tomp_load_rlx(&tt->nready)) {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 2);
     tomp_mutex_lock(&tt->lock);
     x = shared_take(tt, me, tg);
     tomp_mutex_unlock(&tt->lock);
@@ -568,6 +575,9 @@ static void complete(tomp_xtask_t *x) {
     }
     return;
   }
+  /* the state (an exchange), the parent's children, the team's count, the reference */
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, EPISODE, 1);
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 4 + (tg != NULL));
   __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
   if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
   if (tg) taskgroup_leave(team, tg);
@@ -895,6 +905,9 @@ void tomp_taskyield(tomp_thread_t *thr) {
 /* A deferred task x of p counts in p's children, its taskgroup and (explicit p) p's
  * references. */
 static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p, tomp_xtask_t *x) {
+  /* children, the team's count (the caller's), a reference and the taskgroup's if any */
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW,
+                 2 + ((p->flags & TOMP_TASK_EXPLICIT) != 0) + (x->t.taskgroup != NULL));
   __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
   if (p->flags & TOMP_TASK_EXPLICIT) {
     __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
@@ -1328,7 +1341,9 @@ void tomp_team_tasks_init(tomp_team_t *team) {
       }
       dq[i] = aligned_alloc(TOMP_CACHELINE, sizeof(tomp_deque_t));
       if (!dq[i]) tomp_fatal("out of memory for a task deque");
-      memset(dq[i], 0, sizeof(tomp_deque_t));
+      /* the indices only: a slot is written before it is read, and slots never written
+       * stay untouched pages (a team that runs no task costs no 4 KiB per thread) */
+      memset(dq[i], 0, offsetof(tomp_deque_t, slot));
     }
     free(tt->dq);
     tt->dq = dq;
