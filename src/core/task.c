@@ -282,11 +282,19 @@ static void lq_remove(tomp_tlist_t *l, tomp_xtask_t *x) {
 
 #define DQ_MASK (TOMP_DQ_SIZE - 1)
 
+/* A thread's deque is made when it first queues a task (dq_make): until then its entry in
+ * the team's table is this one, empty for every reader and full for its owner's push, which
+ * then comes to dq_make.  A team that runs no task costs no 4 KiB per thread (an idle team
+ * of 32 was 5 KiB per worker above libgomp's footprint, docs/benchmarks.md "Memory").  Never
+ * written: its owner's push stops at the full test. */
+static tomp_deque_t dq_none = {.top_seen = -TOMP_DQ_SIZE};
+
 /* Owner only.  The bottom store is sequentially consistent: the pusher then reads the
  * barrier's sleepers, a sleeper registers and then reads bottom (tomp_task_nready). */
 static bool dq_push(tomp_deque_t *d, tomp_xtask_t *x) {
   int64_t b = tomp_load_rlx(&d->bottom);
   if (tomp_unlikely(b - d->top_seen >= TOMP_DQ_SIZE)) {
+    if (d == &dq_none) return false;
     d->top_seen = tomp_load_acq(&d->top);
     if (b - d->top_seen >= TOMP_DQ_SIZE) return false;
   }
@@ -356,7 +364,7 @@ uint32_t tomp_task_nready(tomp_team_t *team) {
   if (!tt) return 0;
   uint32_t n = __atomic_load_n(&tt->nready, __ATOMIC_SEQ_CST);
   unsigned nd = team->nthreads < tt->ndq ? team->nthreads : tt->ndq;
-  for (unsigned i = 0; i < nd; i++) n += dq_size(tt->dq[i]);
+  for (unsigned i = 0; i < nd; i++) n += dq_size(tomp_load_acq(&tt->dq[i]));
   return n;
 }
 
@@ -385,6 +393,20 @@ static inline bool in_barrier(tomp_thread_t *thr) {
   return thr && (tomp_load_rlx(&thr->state) & ~0xf) == ompt_state_wait_barrier;
 }
 
+/* dq_push(d, x) failed: if d is dq_none, thread tid's first push, make its deque and push
+ * x there (the deque, else NULL).  Only the owner writes its entry; thieves read entries
+ * with acquire loads, so they see the deque's indices initialised. */
+static __attribute__((noinline)) tomp_deque_t *dq_make(tomp_team_tasks_t *tt, unsigned tid,
+                                                       tomp_deque_t *d, tomp_xtask_t *x) {
+  if (d != &dq_none) return NULL;
+  d = aligned_alloc(TOMP_CACHELINE, sizeof(tomp_deque_t));
+  if (!d) tomp_fatal("out of memory for a task deque");
+  /* the indices only: a slot is written before it is read */
+  memset(d, 0, offsetof(tomp_deque_t, slot));
+  tomp_store_rel(&tt->dq[tid], d);
+  return dq_push(d, x) ? d : NULL;
+}
+
 static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
   lq_insert(&tt->ready, x);
   /* sequentially consistent: see dq_push */
@@ -409,7 +431,7 @@ static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_
   if (tomp_likely(x->t.priority == 0 && thr && thr->team == x->t.team && thr->tid < tt->ndq) &&
       (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
     d = tt->dq[thr->tid];
-    if (!dq_push(d, x)) d = NULL;
+    if (!dq_push(d, x)) d = dq_make(tt, thr->tid, d, x);
   }
   if (!d) {
     TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, locked ? 1 : 3); /* the lock and nready's store */
@@ -505,7 +527,7 @@ static tomp_xtask_t *take(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_task_t
   }
   for (unsigned i = 1; steal && i < n; i++) {
     unsigned v = self + i < n ? self + i : self + i - n;
-    x = dq_steal(tt->dq[v], me);
+    x = dq_steal(tomp_load_acq(&tt->dq[v]), me);
     if (x && claim(tt, x, false)) return x;
   }
   return NULL;
@@ -1339,11 +1361,7 @@ void tomp_team_tasks_init(tomp_team_t *team) {
         dq[i] = tt->dq[i];
         continue;
       }
-      dq[i] = aligned_alloc(TOMP_CACHELINE, sizeof(tomp_deque_t));
-      if (!dq[i]) tomp_fatal("out of memory for a task deque");
-      /* the indices only: a slot is written before it is read, and slots never written
-       * stay untouched pages (a team that runs no task costs no 4 KiB per thread) */
-      memset(dq[i], 0, offsetof(tomp_deque_t, slot));
+      dq[i] = &dq_none; /* made at the thread's first push */
     }
     free(tt->dq);
     tt->dq = dq;
@@ -1352,7 +1370,8 @@ void tomp_team_tasks_init(tomp_team_t *team) {
 }
 
 static void tomp_team_tasks_free(tomp_team_tasks_t *tt) {
-  for (unsigned i = 0; i < tt->ndq; i++) free(tt->dq[i]);
+  for (unsigned i = 0; i < tt->ndq; i++)
+    if (tt->dq[i] != &dq_none) free(tt->dq[i]);
   free(tt->dq);
   free(tt);
 }
