@@ -5,6 +5,7 @@
 #                        which says what to install when libdw's headers are missing)
 #   make ompd            build/libtompd.so, the OMPD library debuggers load (release `all`)
 #   make NO_OMPT=1       build-noompt/ without tool support (bench/ompt-cost.sh compares)
+#   make COUNT=1         build-count/ counting atomic RMWs and shared-line writes (bench/count.sh)
 #   make test            run the test suite against build/ (and validate tests on libgomp)
 #   make install PREFIX=/usr/local
 #   make demo            build tomp and run examples/ (plain gcc -fopenmp programs) on it
@@ -13,6 +14,8 @@
 #                        libomp (clang binaries) (BENCH_ARGS="--quick ...")
 #   make bench-callgrind instructions per fork/join and barrier, and the OMPT no-tool cost
 #   make bench-apps      NPB, LULESH, BOTS, EPCC on the three runtimes (bench/apps.sh, cached)
+#   make bench-count     cache-line costs of barrier, fork/join, steal at 2..64 threads (COUNT=1)
+#   make bench-memory    resident memory of an idle team of 32 and of 1M tasks, 3 runtimes
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 CC ?= gcc
@@ -40,6 +43,17 @@ ifneq ($(NO_OMPT),)
   endif
   B := build-noompt
   OMPTFLAGS := -DTOMP_NO_OMPT
+endif
+
+# COUNT=1: the counting build (build-count/, src/core/count.h): barriers, fork/join, task
+# steals and tasks count their atomic read-modify-writes and writes to shared cache lines
+COUNT ?=
+ifneq ($(COUNT),)
+  ifneq ($(SAN)$(NO_OMPT),)
+    $(error COUNT cannot be combined with SAN or NO_OMPT)
+  endif
+  B := build-count
+  OMPTFLAGS := -DTOMP_COUNT
 endif
 
 CFLAGS ?= -O2 -g
@@ -145,8 +159,16 @@ bench-callgrind: all
 bench-apps: all
 	TOMP_BUILD=$(B) bench/apps.sh $(BENCH_ARGS)
 
-clean:
-	rm -rf build build-tsan build-asan build-noompt
+# cache-line counts per barrier, fork/join, steal (builds build-count/ itself); memory table
+bench-count:
+	bench/count.sh $(BENCH_ARGS)
 
-.PHONY: all examples test install clean demo check bench bench-callgrind bench-apps layers
+bench-memory: all
+	TOMP_BUILD=$(B) bench/memory.sh $(BENCH_ARGS)
+
+clean:
+	rm -rf build build-tsan build-asan build-noompt build-count
+
+.PHONY: all examples test install clean demo check bench bench-callgrind bench-apps bench-count \
+  bench-memory layers
 -include $(OBJS:.o=.d)

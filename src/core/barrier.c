@@ -1,20 +1,37 @@
 /* The team barrier.
  *
- * A centralised counter: each thread increments arrived; whoever observes "all arrived and
- * no explicit task outstanding" releases the episode by resetting arrived and bumping gen.
+ * A counter: each thread increments arrived; whoever observes "all arrived and no explicit
+ * task outstanding" releases the episode by resetting arrived and bumping gen.  Above
+ * TOMP_TREE_MIN threads a thread first arrives at its leaf of a combining tree (fan-in
+ * TOMP_TREE_FANOUT, a line per node) and only the last arrival at a node goes on up, so the
+ * counter takes a few arrivals instead of one per thread and no line serialises more than
+ * FANOUT of them: the path is FANOUT x log_FANOUT(N) transfers, not N.  Nobody waits for a
+ * particular partner (unlike a tournament or dissemination barrier), which matters when
+ * threads outnumber CPUs.  The release stays one write (gen) that every waiter polls, plus
+ * one futex wake for all sleepers; docs/benchmarks.md ("Scaling") models both.
  * Threads waiting run queued tasks, spin for the wait policy's budget, then sleep on seq,
  * which changes at release and whenever tasks are posted while someone sleeps.  The "all
  * arrived" and "tasks done" events can happen in either order and on any thread; both sides
  * use sequentially consistent operations so at least one of them sees the other and
  * releases. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "count.h"
 #include "internal.h"
 #include "task.h"
+
+/* The counting build's operation of a barrier (count.h): the closing one is fork/join's. */
+#define BAR_OP(b, ctr) ((ctr) == &(b)->arrived_final ? TOMP_CNT_FORKJOIN : TOMP_CNT_BARRIER)
 
 static bool try_release(tomp_team_t *team, uint32_t *ctr) {
   tomp_barrier_t *b = &team->bar;
   uint32_t n = b->nthreads;
+  TOMP_COUNT_ADD(BAR_OP(b, ctr), RMW, 1);
   if (!__atomic_compare_exchange_n(ctr, &n, 0, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     return false;
+  TOMP_COUNT_ADD(TOMP_CNT_BARRIER, EPISODE, ctr == &b->arrived); /* fork counts its own */
+  TOMP_COUNT_ADD(BAR_OP(b, ctr), RMW, 2);
   /* A `cancel for` in a loop the runtime never saw (static, inlined by gcc, first construct
    * of its region) is held by the team (cancel.c); it ends with that construct's barrier,
    * this one: everybody has arrived and nobody has left yet. */
@@ -22,7 +39,77 @@ static bool try_release(tomp_team_t *team, uint32_t *ctr) {
     __atomic_fetch_and(&team->cancelled, ~TOMP_CANCEL_WS, __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&b->gen, 1, __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&b->seq, 1, __ATOMIC_SEQ_CST);
-  if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) tomp_futex_wake(&b->seq, 0x7fffffff);
+  if (__atomic_load_n(&b->sleepers, __ATOMIC_SEQ_CST)) {
+    TOMP_COUNT_ADD(BAR_OP(b, ctr), WAKE, 1);
+    tomp_futex_wake(&b->seq, 0x7fffffff);
+  }
+  return true;
+}
+
+/* ---- The combining tree ---------------------------------------------------------------- */
+
+void tomp_barrier_size(tomp_barrier_t *b, unsigned n) {
+  b->size = n;
+  if (n <= TOMP_TREE_MIN || tomp_g.cancellation) {
+    b->tree = 0;
+    b->nthreads = n;
+    return;
+  }
+  /* nodes level by level, leaves first: level l's node j has parent j / FANOUT of level
+   * l + 1; the first level of at most FANOUT nodes hangs on the counter */
+  unsigned total = 0, count = n;
+  do {
+    count = (count + TOMP_TREE_FANOUT - 1) / TOMP_TREE_FANOUT;
+    total += count;
+  } while (count > TOMP_TREE_FANOUT);
+  if (total > b->nodes_cap) {
+    free(b->nodes);
+    b->nodes = aligned_alloc(TOMP_CACHELINE, total * sizeof *b->nodes);
+    if (!b->nodes) tomp_fatal("out of memory for a barrier of %u threads", n);
+    b->nodes_cap = total;
+  }
+  memset(b->nodes, 0, total * sizeof *b->nodes);
+  unsigned first = 0, below = n; /* the level's first node and how many it gathers */
+  for (;;) {
+    unsigned here = (below + TOMP_TREE_FANOUT - 1) / TOMP_TREE_FANOUT;
+    bool top = here <= TOMP_TREE_FANOUT;
+    for (unsigned j = 0; j < here; j++) {
+      tomp_barnode_t *nd = &b->nodes[first + j];
+      unsigned left = below - j * TOMP_TREE_FANOUT;
+      nd->target = left < TOMP_TREE_FANOUT ? left : TOMP_TREE_FANOUT;
+      nd->parent = top ? TOMP_BARNODE_ROOT : first + here + j / TOMP_TREE_FANOUT;
+    }
+    if (top) {
+      b->nthreads = here;
+      break;
+    }
+    first += here;
+    below = here;
+  }
+  b->tree = 1;
+}
+
+void tomp_barrier_fini(tomp_barrier_t *b) {
+  free(b->nodes);
+  b->nodes = NULL;
+  b->nodes_cap = 0;
+}
+
+/* A tree arrival at counter ctr: up from our leaf while we are the last at a node, which
+ * we then reset for the next episode (whoever arrives there next has seen this episode's
+ * release, which follows our arrival above).  True if we completed the node below ctr
+ * (ctr's own arrival is the caller's). */
+static __attribute__((noinline)) bool arrive_tree(tomp_barrier_t *b, tomp_thread_t *thr,
+                                                  uint32_t *ctr) {
+  unsigned k = ctr == &b->arrived_final;
+  for (unsigned i = thr->tid / TOMP_TREE_FANOUT; i != TOMP_BARNODE_ROOT;) {
+    tomp_barnode_t *nd = &b->nodes[i];
+    TOMP_COUNT_ADD(BAR_OP(b, ctr), RMW, 1);
+    if (__atomic_add_fetch(&nd->arrived[k], 1, __ATOMIC_SEQ_CST) != nd->target) return false;
+    TOMP_COUNT_ADD(BAR_OP(b, ctr), WRITE, 1);
+    tomp_store_rlx(&nd->arrived[k], 0);
+    i = nd->parent;
+  }
   return true;
 }
 
@@ -99,15 +186,26 @@ STEP bool region_cancelled(tomp_team_t *team, bool cancellable) {
 /* worker_end: the worker announces whether it may touch the team (see barrier_impl). */
 STEP void worker_busy(tomp_thread_t *thr, const bool worker_end, bool busy) {
   if (!worker_end) return;
+  /* an exchange or a write of a line the primary reads at the next fork, per poll */
+  TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WAIT, 1);
   if (busy)
     __atomic_store_n(&thr->team_busy, 1, __ATOMIC_SEQ_CST);
   else
     __atomic_store_n(&thr->team_busy, 0, __ATOMIC_RELEASE);
 }
 
-/* A team of one with no task outstanding has nobody to wait for. */
+/* A team of one with no task outstanding has nobody to wait for.  Its fork leaves the
+ * barrier as the last team of the struct had it (team.c): set it up for one here, where
+ * nobody else can be in it. */
+static __attribute__((noinline, cold)) void lone_barrier(tomp_barrier_t *b) {
+  if (b->size != 1) tomp_barrier_size(b, 1);
+}
+
 STEP bool nobody_to_wait_for(tomp_team_t *team) {
-  return team->bar.nthreads == 1 && tomp_team_ntasks(team) == 0;
+  if (team->nthreads != 1) return false;
+  if (tomp_team_ntasks(team) == 0) return true;
+  lone_barrier(&team->bar);
+  return false;
 }
 
 /* The arrival counter of this kind of barrier (see tomp_barrier_t). */
@@ -117,7 +215,9 @@ STEP uint32_t *counter_of(tomp_barrier_t *b, int kind) {
 
 /* Our arrival: true when we were the last one in with no task outstanding and released the
  * episode ourselves. */
-STEP bool arrive_last(tomp_team_t *team, uint32_t *ctr) {
+STEP bool arrive_last(tomp_team_t *team, tomp_thread_t *thr, uint32_t *ctr) {
+  if (tomp_unlikely(team->bar.tree) && !arrive_tree(&team->bar, thr, ctr)) return false;
+  TOMP_COUNT_ADD(BAR_OP(&team->bar, ctr), RMW, 1);
   uint32_t a = __atomic_add_fetch(ctr, 1, __ATOMIC_SEQ_CST);
   return a == team->bar.nthreads && tomp_team_ntasks(team) == 0 && try_release(team, ctr);
 }
@@ -141,6 +241,7 @@ STEP bool run_a_task(tomp_thread_t *thr, tomp_team_t *team, unsigned since_task)
 STEP void sleep_once(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uint32_t g,
                      bool cancellable, const bool worker_end) {
   tomp_barrier_t *b = &team->bar;
+  TOMP_COUNT_ADD(BAR_OP(b, ctr), WAIT, 3); /* sleepers up and down, the futex wait */
   __atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
   uint32_t s = __atomic_load_n(&b->seq, __ATOMIC_SEQ_CST);
   /* a poster counts its task (ntasks) before it queues it and looks at sleepers after */
@@ -227,7 +328,7 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
   if (nobody_to_wait_for(team)) goto out;
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
   uint32_t *ctr = counter_of(b, kind);
-  if (arrive_last(team, ctr)) goto out;
+  if (arrive_last(team, thr, ctr)) goto out;
   cancelled = wait_release(thr, team, ctr, g, kind, cancellable, worker_end);
 out:
   worker_busy(thr, worker_end, false);

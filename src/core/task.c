@@ -5,6 +5,7 @@
 #include <string.h>
 
 
+#include "count.h"
 #include "task.h"
 #include "internal.h"
 
@@ -288,17 +289,26 @@ static void lq_remove(tomp_tlist_t *l, tomp_xtask_t *x) {
 
 #define DQ_MASK (TOMP_DQ_SIZE - 1)
 
+/* A thread's deque is made when it first queues a task (dq_make): until then its entry in
+ * the team's table is this one, empty for every reader and full for its owner's push, which
+ * then comes to dq_make.  A team that runs no task costs no 4 KiB per thread (an idle team
+ * of 32 was 5 KiB per worker above libgomp's footprint, docs/benchmarks.md "Memory").  Never
+ * written: its owner's push stops at the full test. */
+static tomp_deque_t dq_none = {.top_seen = -TOMP_DQ_SIZE};
+
 /* Owner only.  The bottom store is sequentially consistent: the pusher then reads the
  * barrier's sleepers, a sleeper registers and then reads bottom (tomp_task_nready). */
 static bool dq_push(tomp_deque_t *d, tomp_xtask_t *x) {
   int64_t b = tomp_load_rlx(&d->bottom);
   if (tomp_unlikely(b - d->top_seen >= TOMP_DQ_SIZE)) {
+    if (d == &dq_none) return false;
     d->top_seen = tomp_load_acq(&d->top);
     if (b - d->top_seen >= TOMP_DQ_SIZE) return false;
   }
   tomp_dqslot_t *sl = &d->slot[b & DQ_MASK];
   tomp_store_rlx(&sl->x, x);
   tomp_store_rlx(&sl->parent, x->t.parent);
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1); /* a sequentially consistent store: an exchange */
   __atomic_store_n(&d->bottom, b + 1, __ATOMIC_SEQ_CST);
   return true;
 }
@@ -341,9 +351,12 @@ static tomp_xtask_t *dq_steal(tomp_deque_t *d, tomp_task_t *want) {
   tomp_xtask_t *x = tomp_load_rlx(&sl->x);
   if (want && tomp_load_rlx(&sl->parent) != want) return NULL;
   /* success also proves the slot was not reused while we read it */
+  TOMP_COUNT_ADD(TOMP_CNT_STEAL, RMW, 1);
   if (!__atomic_compare_exchange_n(&d->top, &t, t + 1, false, __ATOMIC_SEQ_CST,
                                    __ATOMIC_RELAXED))
     return NULL;
+  TOMP_COUNT_ADD(TOMP_CNT_STEAL, EPISODE, 1);
+  TOMP_COUNT_ADD(TOMP_CNT_STEAL, WRITE, 1); /* claim() writes the task's state: its creator's line */
   return x;
 }
 
@@ -358,7 +371,7 @@ uint32_t tomp_task_nready(tomp_team_t *team) {
   if (!tt) return 0;
   uint32_t n = __atomic_load_n(&tt->nready, __ATOMIC_SEQ_CST);
   unsigned nd = team->nthreads < tt->ndq ? team->nthreads : tt->ndq;
-  for (unsigned i = 0; i < nd; i++) n += dq_size(tt->dq[i]);
+  for (unsigned i = 0; i < nd; i++) n += dq_size(tomp_load_acq(&tt->dq[i]));
   return n;
 }
 
@@ -387,6 +400,20 @@ static inline bool in_barrier(tomp_thread_t *thr) {
   return thr && (tomp_load_rlx(&thr->state) & ~0xf) == ompt_state_wait_barrier;
 }
 
+/* dq_push(d, x) failed: if d is dq_none, thread tid's first push, make its deque and push
+ * x there (the deque, else NULL).  Only the owner writes its entry; thieves read entries
+ * with acquire loads, so they see the deque's indices initialised. */
+static __attribute__((noinline)) tomp_deque_t *dq_make(tomp_team_tasks_t *tt, unsigned tid,
+                                                       tomp_deque_t *d, tomp_xtask_t *x) {
+  if (d != &dq_none) return NULL;
+  d = aligned_alloc(TOMP_CACHELINE, sizeof(tomp_deque_t));
+  if (!d) tomp_fatal("out of memory for a task deque");
+  /* the indices only: a slot is written before it is read */
+  memset(d, 0, offsetof(tomp_deque_t, slot));
+  tomp_store_rel(&tt->dq[tid], d);
+  return dq_push(d, x) ? d : NULL;
+}
+
 static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
   lq_insert(&tt->ready, x);
   /* sequentially consistent: see dq_push */
@@ -411,9 +438,10 @@ static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_
   if (tomp_likely(x->t.priority == 0 && thr && thr->team == x->t.team && thr->tid < tt->ndq) &&
       (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
     d = tt->dq[thr->tid];
-    if (!dq_push(d, x)) d = NULL;
+    if (!dq_push(d, x)) d = dq_make(tt, thr->tid, d, x);
   }
   if (!d) {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, locked ? 1 : 3); /* the lock and nready's store */
     if (!locked) tomp_mutex_lock(&tt->lock);
     shared_put(tt, x);
     if (!locked) tomp_mutex_unlock(&tt->lock);
@@ -488,6 +516,7 @@ static tomp_xtask_t *take(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_task_t
                           tomp_taskgroup_t *tg, bool steal) {
   tomp_xtask_t *x;
   if (tomp_load_rlx(&tt->nready)) {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 2);
     tomp_mutex_lock(&tt->lock);
     x = shared_take(tt, me, tg);
     tomp_mutex_unlock(&tt->lock);
@@ -505,7 +534,7 @@ static tomp_xtask_t *take(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_task_t
   }
   for (unsigned i = 1; steal && i < n; i++) {
     unsigned v = self + i < n ? self + i : self + i - n;
-    x = dq_steal(tt->dq[v], me);
+    x = dq_steal(tomp_load_acq(&tt->dq[v]), me);
     if (x && claim(tt, x, false)) return x;
   }
   return NULL;
@@ -568,6 +597,9 @@ static void complete(tomp_xtask_t *x) {
     }
     return;
   }
+  /* the state (an exchange), the parent's children, the team's count, the reference */
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, EPISODE, 1);
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 4 + (tg != NULL));
   __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
   if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
   if (tg) taskgroup_leave(team, tg);
@@ -897,6 +929,9 @@ void tomp_taskyield(tomp_thread_t *thr) {
 /* A deferred task x of p counts in p's children, its taskgroup and (explicit p) p's
  * references. */
 static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p, tomp_xtask_t *x) {
+  /* children, the team's count (the caller's), a reference and the taskgroup's if any */
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW,
+                 2 + ((p->flags & TOMP_TASK_EXPLICIT) != 0) + (x->t.taskgroup != NULL));
   __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
   if (p->flags & TOMP_TASK_EXPLICIT) {
     __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
@@ -1350,9 +1385,7 @@ void tomp_team_tasks_init(tomp_team_t *team) {
         dq[i] = tt->dq[i];
         continue;
       }
-      dq[i] = aligned_alloc(TOMP_CACHELINE, sizeof(tomp_deque_t));
-      if (!dq[i]) tomp_fatal("out of memory for a task deque");
-      memset(dq[i], 0, sizeof(tomp_deque_t));
+      dq[i] = &dq_none; /* made at the thread's first push */
     }
     free(tt->dq);
     tt->dq = dq;
@@ -1361,7 +1394,8 @@ void tomp_team_tasks_init(tomp_team_t *team) {
 }
 
 static void tomp_team_tasks_free(tomp_team_tasks_t *tt) {
-  for (unsigned i = 0; i < tt->ndq; i++) free(tt->dq[i]);
+  for (unsigned i = 0; i < tt->ndq; i++)
+    if (tt->dq[i] != &dq_none) free(tt->dq[i]);
   free(tt->dq);
   free(tt);
 }

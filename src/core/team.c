@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "internal.h"
 
 #define NCACHE (sizeof(((tomp_thread_t *)0)->team_cache) / sizeof(tomp_team_t *))
@@ -69,6 +70,8 @@ static tomp_team_t *team_new(unsigned depth) {
   if (!t) tomp_fatal("out of memory for a team");
   memset(t, 0, sizeof *t);
   t->depth = depth;
+  /* not set up (size 0), but never "all arrived" while no thread has (tomp_barrier_size) */
+  t->bar.nthreads = 1;
   tomp_team_ws_init(t);
   return t;
 }
@@ -76,6 +79,7 @@ static tomp_team_t *team_new(unsigned depth) {
 void tomp_team_free(tomp_team_t *t) {
   for (unsigned i = 1; i <= t->nreserved; i++) tomp_worker_put(t->threads[i]);
   tomp_team_ws_fini(t);
+  tomp_barrier_fini(&t->bar);
   free(t->threads);
   free(t->implicit);
   free(t);
@@ -127,7 +131,8 @@ team_set_fields(tomp_team_t *team, tomp_thread_t *thr, tomp_team_t *parent, unsi
   /* collector: ids are per instance */
   if (!shared || __atomic_load_n(&team->coll_prid, __ATOMIC_RELAXED))
     __atomic_store_n(&team->coll_prid, 0, __ATOMIC_RELAXED);
-  TEAM_SET(team->bar.nthreads, n);
+  /* a team of one sets its barrier up only if it needs it (barrier.c, nobody_to_wait_for) */
+  if (shared && tomp_unlikely(team->bar.size != n)) tomp_barrier_size(&team->bar, n);
   TEAM_SET(team->cg_busy, cg);
   TEAM_SET(team->threads[0], thr);
 }
@@ -146,6 +151,7 @@ static inline __attribute__((always_inline)) unsigned fork_claim(uint32_t *cg,
   do {
     unsigned avail = limit > busy + 1 ? limit - busy - 1 : 0;
     claimed = *n - 1 < avail ? *n - 1 : avail;
+    TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, RMW, claimed != 0);
   } while (claimed && !__atomic_compare_exchange_n(cg, &busy, busy + claimed, false,
                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   *n = claimed + 1;
@@ -218,6 +224,32 @@ static inline __attribute__((always_inline)) void fork_master_enter(tomp_thread_
   thr->tid = 0;
 }
 
+/* ---- The tree-shaped release of a large team ---- */
+
+/* Worker i starts workers i * FANOUT + 1 .. i * FANOUT + FANOUT (the primary 1 .. FANOUT)
+ * before it runs the body: each thread wakes at most FANOUT others, so the last worker starts
+ * after log_FANOUT(N) hand-overs instead of N - 1 made one by one by the primary.  The body
+ * comes through team->tree_fn, stored before the first worker is started. */
+static void tree_body(void *data) {
+  tomp_thread_t *t = tomp_self;
+  tomp_team_t *team = t->team;
+  void (*fn)(void *) = team->tree_fn;
+  unsigned n = team->nthreads, first = t->tid * TOMP_TREE_FANOUT + 1;
+  for (unsigned c = first; c < n && c < first + TOMP_TREE_FANOUT; c++)
+    tomp_worker_start(team->threads[c], team, c, tree_body, data);
+  /* the exit frame is the frame that calls the body: this one */
+  tomp_ev_exit_frame(t->task, __builtin_frame_address(0));
+  fn(data);
+  __asm__ volatile("" ::: "memory"); /* not a tail call: the exit frame must stay live */
+}
+
+static __attribute__((noinline)) void fork_release_tree(tomp_team_t *team, unsigned n,
+                                                        void (*fn)(void *), void *data) {
+  TOMP_SET(team->tree_fn, fn);
+  for (unsigned c = 1; c < n && c <= TOMP_TREE_FANOUT; c++)
+    tomp_worker_start(team->threads[c], team, c, tree_body, data);
+}
+
 static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), void *data,
                                                             unsigned n, unsigned bind,
                                                             void (*prep)(tomp_team_t *, void *),
@@ -251,7 +283,14 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
    * region is still on by its primary thread (tools/ompd, team_active), and a worker may run
    * a task of the region before a descheduled master would get here. */
   fork_master_enter(thr, team);
-  for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
+  TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, EPISODE, n > 1);
+  /* the implicit tasks written here are read by their threads */
+  TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WRITE,
+                 n > 1 ? (n - 1) * ((sizeof(tomp_task_t) + TOMP_CACHELINE - 1) / TOMP_CACHELINE) : 0);
+  if (tomp_unlikely(n > TOMP_TREE_MIN))
+    fork_release_tree(team, n, fn, data);
+  else
+    for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
 
   tomp_bind_thread(thr, team, bind);
   if (observed) {
@@ -272,6 +311,7 @@ static inline __attribute__((always_inline)) void join_impl(const bool observed)
     tomp_barrier_wait_quiet(thr, ompt_state_wait_barrier_implicit_parallel, false);
   if (observed) tomp_ev_implicit_task(thr, ompt_scope_end);
   tomp_team_tasks_fini(team);
+  TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, RMW, team->nthreads > 1);
   if (team->nthreads > 1) __atomic_sub_fetch(team->cg_busy, team->nthreads - 1, __ATOMIC_RELAXED);
   thr->team = team->parent;
   thr->tid = team->parent_tid;

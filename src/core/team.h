@@ -6,8 +6,26 @@
 
 
 
-/* Centralised counting barrier.  It persists across regions of a cached team (gen only
- * grows), so a worker still leaving one episode never sees a reinitialised barrier. */
+/* Teams larger than this use the combining-tree barrier and the tree-shaped fork release
+ * (barrier.c, team.c); smaller ones the central counter and the primary starting every
+ * worker, which are cheaper while all threads fit in a few cache-line transfers.  The tree's
+ * fan-in and the release's fan-out. */
+#define TOMP_TREE_MIN 16
+#define TOMP_TREE_FANOUT 4
+
+/* A node of the combining tree: the arrivals of up to TOMP_TREE_FANOUT threads (a leaf) or
+ * nodes, on a line of its own.  The last to arrive resets it and goes on to the parent. */
+typedef struct tomp_barnode {
+  uint32_t arrived[2] __attribute__((aligned(TOMP_CACHELINE))); /* [1]: the closing barrier */
+  uint32_t target;
+  uint32_t parent; /* node index; TOMP_BARNODE_ROOT: the barrier's own counter */
+} tomp_barnode_t;
+#define TOMP_BARNODE_ROOT 0xffffffffu
+
+/* Counting barrier: the central counter, or above TOMP_TREE_MIN threads (and without
+ * cancellation, whose early leaving is an undo of one central arrival) a combining tree whose
+ * root is that counter.  It persists across regions of a cached team (gen only grows), so a
+ * worker still leaving one episode never sees a reinitialised barrier. */
 typedef struct tomp_barrier {
   uint32_t arrived __attribute__((aligned(TOMP_CACHELINE)));
   /* The region's closing barrier counts apart: after `cancel parallel` a thread can reach
@@ -16,8 +34,20 @@ typedef struct tomp_barrier {
   uint32_t gen __attribute__((aligned(TOMP_CACHELINE))); /* bumped at each release */
   uint32_t seq;         /* futex word: bumped at release and when tasks appear for sleepers */
   uint32_t sleepers;    /* waiters asleep on seq */
+  /* arrivals at the counter that complete an episode: the team's size, or the root's
+   * children with the tree (never 1 then) */
   uint32_t nthreads;
+  uint32_t tree;        /* 1: arrivals go through nodes (thread i's leaf: i / FANOUT) */
+  uint32_t size;        /* the team size it is set up for (tomp_barrier_size) */
+  tomp_barnode_t *nodes;
+  unsigned nodes_cap;
 } tomp_barrier_t;
+
+/* At fork when the team's size changed (a team of one: at its first barrier with tasks):
+ * the counter's target, and the tree above TOMP_TREE_MIN threads.  No thread of the team is
+ * in the barrier.  fini frees the nodes. */
+void tomp_barrier_size(tomp_barrier_t *b, unsigned nthreads) TOMP_HIDDEN;
+void tomp_barrier_fini(tomp_barrier_t *b) TOMP_HIDDEN;
 
 /* ---- Teams ----------------------------------------------------------------------------- */
 
@@ -61,6 +91,7 @@ typedef struct tomp_team {
   int ev_flags; /* ompt_parallel_flag_t of the region (event layer) */
   void (*fn)(void *); /* the region's outlined body: stored while someone listens (OMPD) */
   void *fn_data;      /* its argument, stored with it (runner.h: a front-end's runner) */
+  void (*tree_fn)(void *); /* the body, for workers started by the tree release (team.c) */
   uint64_t ompd_id;   /* OMPD: the region instance's number (src/ompd writes it), 0 unknown */
   /* Team-wide scratch for the front-end (copyprivate, reductions) */
   void *volatile scratch;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "internal.h"
 
 __thread tomp_thread_t *tomp_self;
@@ -183,6 +184,7 @@ static void *worker_main(void *arg) {
         tomp_wait_pause();
       while (g != GO_WORK && g != GO_END) {
         uint32_t idle = GO_IDLE;
+        TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WAIT, 2); /* the exchange to sleep, the futex wait */
         if (g == GO_IDLE && !tomp_cas(&t->go, &idle, GO_SLEEP)) {
           g = idle;
           continue;
@@ -201,6 +203,7 @@ static void *worker_main(void *arg) {
       if (tomp_cas(&t->go, &e, GO_IDLE)) continue;
       /* a fork posted a team meanwhile (go == GO_WORK): take it */
     }
+    TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WRITE, 1); /* go and team_busy: the primary's line next */
     tomp_store_rlx(&t->go, GO_BUSY);
     tomp_team_t *team = t->next_team;
     if (!team) { /* ended by tomp_pool_release_idle */
@@ -214,6 +217,7 @@ static void *worker_main(void *arg) {
     /* The next fork may already have handed us a team (it waits for team_busy, not for
      * this): then go is GO_WORK and we take it at once. */
     uint32_t busy = GO_BUSY;
+    TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, RMW, 1);
     tomp_cas(&t->go, &busy, GO_IDLE);
   }
   tomp_ev_thread_end(t);
@@ -304,7 +308,12 @@ void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (
   t->next_tid = tid;
   t->fn = fn;
   t->fn_data = data;
-  if (tomp_xchg(&t->go, GO_WORK) == GO_SLEEP) tomp_futex_wake(&t->go, 1);
+  /* the fields share go's line: one exchange takes it */
+  TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, RMW, 1);
+  if (tomp_xchg(&t->go, GO_WORK) == GO_SLEEP) {
+    TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WAKE, 1);
+    tomp_futex_wake(&t->go, 1);
+  }
 }
 
 /* Finalization of the tool: wake parked worker w to report its thread_end on its own
