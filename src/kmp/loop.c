@@ -159,8 +159,9 @@ static int static_sched(kmp_int32 schedtype) {
   }
 }
 
-/* OMPT dispatch for the calling thread's share of a static loop: its first chunk (ws_loop_chunk:
- * the value of its first iteration and its length) or, for sections, each section of its
+/* OMPT dispatch for the calling thread's share of a static loop: its first chunk (ws_loop_chunk,
+ * or distribute_chunk for a team's share of a distribute loop: the value of its first
+ * iteration and its length) or, for sections, each section of its
  * block (instance = the construct's address, as libomp gives it: clang names no section).
  * The compiled code runs a chunked schedule's later chunks without calling tomp: those go
  * unreported (dispatch answers `sometimes`). */
@@ -179,6 +180,8 @@ static void static_dispatch(tomp_thread_t *thr, int wstype, uint64_t lb0, int64_
       tomp_ev_dispatch_(thr, ompt_dispatch_section, ra, 0);
   } else if (wstype == ompt_work_loop_static) {
     tomp_ev_dispatch_(thr, ompt_dispatch_ws_loop_chunk, o->lb, len);
+  } else if (wstype == ompt_work_distribute) {
+    tomp_ev_dispatch_(thr, ompt_dispatch_distribute_chunk, o->lb, len);
   }
 }
 

@@ -13,9 +13,10 @@
 
 #define STACK_DEPS 16
 
-/* core's kind of a kmp_depend_info's flags; -1: omp_all_memory */
-static int dep_kind(uint8_t f) {
-  if (f & KMP_DEP_ALL) return -1;
+/* core's kind of a kmp_depend_info's flags; -1: omp_all_memory, which clang flags from 15 on
+ * and clang 14 passes as an out/inout dependence on address (size_t)-1 (libomp reads both) */
+static int dep_kind(uint8_t f, intptr_t addr) {
+  if ((f & KMP_DEP_ALL) || addr == (intptr_t)-1) return -1;
   if (f & KMP_DEP_MTX) return TOMP_DEP_MUTEXINOUTSET;
   if (f & KMP_DEP_SET) return TOMP_DEP_INOUTSET;
   if ((f & (KMP_DEP_IN | KMP_DEP_OUT)) == KMP_DEP_IN) return TOMP_DEP_IN;
@@ -31,7 +32,7 @@ static size_t translate(const kmp_depend_info_t *in, kmp_int32 n, tomp_depend_t 
   tomp_depend_t *d = m <= STACK_DEPS ? buf : tomp_malloc(m * sizeof *d);
   *all = false;
   for (size_t i = 0; i < m; i++) {
-    int kind = dep_kind(in[i].flags);
+    int kind = dep_kind(in[i].flags, in[i].base_addr);
     if (kind < 0) {
       *all = true;
       continue;

@@ -2,7 +2,9 @@
  * given to __kmpc_omp_task_with_deps directly: inoutset (0x8: the members follow the tasks
  * before them and precede later in/out tasks, not each other) and omp_all_memory (0x80: after
  * every earlier sibling with dependences, before every later one), with in (0x1) and in|out
- * (0x3) around them; and __kmpc_omp_wait_deps (clang 14's taskwait depend: libomp 14 has no
+ * (0x3) around them; omp_all_memory also as older clangs pass it, an out dependence on address
+ * (size_t)-1, which libomp reads as all-memory too (tomp ordered it as a dependence on that
+ * address before: failed); and __kmpc_omp_wait_deps (clang 14's taskwait depend: libomp 14 has no
  * __kmpc_omp_taskwait_deps_51 to compare with).  In a team of three and outside any region. */
 #include <omp.h>
 #include <stdint.h>
@@ -36,6 +38,8 @@ int32_t __kmpc_global_thread_num(void *loc);
 #define INOUT 0x3
 #define SET 0x8
 #define ALL 0x80
+#define OUT_ONLY 0x2
+#define ALL_BY_ADDR 0xff /* this test's marker: omp_all_memory as address -1 */
 
 static long x, y, seen_x, seen_y, log_[8];
 static int nlog;
@@ -79,6 +83,7 @@ static void submit(int32_t gtid, int what, long *addr, uint8_t flags) {
   t->what = what;
   dep_t d = {(intptr_t)addr, sizeof(long), flags};
   if (flags == ALL) d.base_addr = 0, d.len = 0;
+  if (flags == ALL_BY_ADDR) d.base_addr = -1, d.len = 0, d.flags = OUT_ONLY;
   __kmpc_omp_task_with_deps(NULL, gtid, &t->t, 1, &d, 0, NULL);
 }
 
@@ -99,6 +104,16 @@ static void run(void) {
   __kmpc_omp_taskwait(NULL, gtid);
   CHECKF(seen_y == 103007 && nlog == 1 && log_[0] == 8, "all-memory saw %ld, then %ld", seen_y,
          log_[0]);
+
+  /* the same with omp_all_memory as address -1 */
+  y = seen_y = 0;
+  nlog = 0;
+  submit(gtid, 3, &y, INOUT);
+  submit(gtid, 4, NULL, ALL_BY_ADDR);
+  submit(gtid, 5, &y, IN);
+  __kmpc_omp_taskwait(NULL, gtid);
+  CHECKF(seen_y == 103007 && nlog == 1 && log_[0] == 8, "all-memory (address -1) saw %ld, then %ld",
+         seen_y, log_[0]);
 }
 
 int main(void) {
