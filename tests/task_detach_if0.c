@@ -9,7 +9,7 @@
  * event inside the task construct: the program hung (LLVM's tasks/task_late_fulfill too).
  *
  * test-timeout: 30
- * test-no-libgomp: libgomp 12 waits for the event in the task construct (the bug tested here: it hangs)
+ * test-no-libgomp: libgomp 12 waits for the event in the task construct: it hangs
  */
 #include <omp.h>
 #include <pthread.h>
