@@ -9,9 +9,10 @@
  * event inside the task construct: the program hung (LLVM's tasks/task_late_fulfill too).
  *
  * test-timeout: 30
- * test-no-libgomp: libgomp 12 waits for the event in the task construct (the bug tested here: it hangs)
+ * test-no-libgomp: libgomp 12 waits for the event in the task construct: it hangs
  */
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -19,11 +20,26 @@
 
 static omp_event_handle_t handle;
 static int published, fulfilled, body_done;
+/* the handle is handed over under a pthread mutex, which ThreadSanitizer sees even in this
+ * uninstrumented program */
+static pthread_mutex_t pub_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void publish(omp_event_handle_t ev) {
+  pthread_mutex_lock(&pub_lock);
+  handle = ev;
+  published = 1;
+  pthread_mutex_unlock(&pub_lock);
+}
 
 /* the other thread: wait for the handle, let the encountering thread reach its wait, fulfil */
 static void fulfil_when_published(void) {
-  while (!__atomic_load_n(&published, __ATOMIC_ACQUIRE))
+  for (;;) {
+    pthread_mutex_lock(&pub_lock);
+    int ok = published;
+    pthread_mutex_unlock(&pub_lock);
+    if (ok) break;
     usleep(100);
+  }
   usleep(20000); /* not needed for correctness: makes the waiter really wait */
   __atomic_store_n(&fulfilled, 1, __ATOMIC_RELEASE);
   omp_fulfill_event(handle);
@@ -42,8 +58,7 @@ int main(void) {
 #pragma omp task detach(ev) if (0)
             body_done = 1;
             CHECK(body_done == 1);
-            handle = ev;
-            __atomic_store_n(&published, 1, __ATOMIC_RELEASE);
+            publish(ev);
           }
           /* the taskgroup's end waited for the event */
           CHECKF(__atomic_load_n(&fulfilled, __ATOMIC_ACQUIRE) == 1, "round %d", round);
@@ -51,8 +66,7 @@ int main(void) {
 #pragma omp task detach(ev) if (0)
           body_done = 1;
           CHECK(body_done == 1);
-          handle = ev;
-          __atomic_store_n(&published, 1, __ATOMIC_RELEASE);
+          publish(ev);
           if (round == 0) {
 #pragma omp taskwait
             CHECKF(__atomic_load_n(&fulfilled, __ATOMIC_ACQUIRE) == 1, "round %d", round);

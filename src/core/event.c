@@ -164,8 +164,8 @@ void tomp_ev_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt, unsi
 
 /* A barrier outside any parallel region binds to the initial task's implicit parallel
  * region, a team of one: it is complete as soon as it starts. */
-void tomp_ev_serial_barrier_(tomp_thread_t *thr, const void *codeptr) {
-  int st = ompt_state_wait_barrier_explicit, saved = thr->state;
+void tomp_ev_serial_barrier_(tomp_thread_t *thr, int st, const void *codeptr) {
+  int saved = thr->state;
   tomp_ev_barrier_(thr, st, ompt_scope_begin, false, codeptr);
   tomp_set_state(thr, st, 0);
   tomp_ev_barrier_(thr, st, ompt_scope_begin, true, codeptr);

@@ -257,7 +257,8 @@ void tomp_ev_league_(tomp_thread_t *thr, ompt_scope_endpoint_t ep, tomp_task_t *
                      ompt_data_t *pdata, unsigned nteams) TOMP_HIDDEN;
 void tomp_ev_region_task_(ompt_scope_endpoint_t ep, tomp_region_task_t *rt,
                           unsigned index) TOMP_HIDDEN;
-void tomp_ev_serial_barrier_(tomp_thread_t *thr, const void *codeptr) TOMP_HIDDEN;
+/* state: the barrier's kind (ompt_state_wait_barrier_explicit or _implicit_workshare) */
+void tomp_ev_serial_barrier_(tomp_thread_t *thr, int state, const void *codeptr) TOMP_HIDDEN;
 /* taskwait / taskgroup regions (state ompt_state_wait_taskwait / _taskgroup): the region and
  * its wait, nested */
 void tomp_ev_sync_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep) TOMP_HIDDEN;

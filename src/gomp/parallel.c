@@ -38,7 +38,7 @@ static TOMP_OBSERVED_TWIN void barrier_observed(const void *ra, void *fp) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   if (!thr->team) {
-    if (tomp_listening()) tomp_ev_serial_barrier_(thr, thr->codeptr);
+    if (tomp_listening()) tomp_ev_serial_barrier_(thr, ompt_state_wait_barrier_explicit, thr->codeptr);
     return;
   }
   tomp_barrier_wait(thr, ompt_state_wait_barrier_explicit, false);

@@ -162,6 +162,32 @@ static int static_sched(kmp_int32 schedtype) {
   }
 }
 
+/* OMPT dispatch for the calling thread's share of a static loop: its first chunk (ws_loop_chunk,
+ * or distribute_chunk for a team's share of a distribute loop: the value of its first
+ * iteration and its length) or, for sections, each section of its
+ * block (instance = the construct's address, as libomp gives it: clang names no section).
+ * The compiled code runs a chunked schedule's later chunks without calling tomp: those go
+ * unreported (dispatch answers `sometimes`). */
+static void static_dispatch(tomp_thread_t *thr, int wstype, uint64_t lb0, int64_t incr,
+                            uint64_t n, const static_out_t *o) {
+  if (!n || incr == 0) return;
+  uint64_t step = incr > 0 ? (uint64_t)incr : -(uint64_t)incr;
+  uint64_t a = (incr > 0 ? o->lb - lb0 : lb0 - o->lb) / step;
+  if (a >= n) return; /* no iteration for this thread */
+  uint64_t last = (incr > 0 ? o->ub - lb0 : lb0 - o->ub) / step;
+  if (last >= n) last = n - 1; /* a chunk past the end: the compiled code clips it */
+  uint64_t len = last - a + 1;
+  if (wstype == ompt_work_sections) {
+    uint64_t ra = (uint64_t)(uintptr_t)tomp_ev_codeptr(thr);
+    for (uint64_t i = 0; i < len; i++)
+      tomp_ev_dispatch_(thr, ompt_dispatch_section, ra, 0);
+  } else if (wstype == ompt_work_loop_static) {
+    tomp_ev_dispatch_(thr, ompt_dispatch_ws_loop_chunk, o->lb, len);
+  } else if (wstype == ompt_work_distribute) {
+    tomp_ev_dispatch_(thr, ompt_dispatch_distribute_chunk, o->lb, len);
+  }
+}
+
 static void static_init(ident_t *loc, int schedtype, bool is_signed, kmp_int32 *plast, uint64_t *lb,
                         uint64_t *ub, uint64_t *st, int64_t incr, int64_t chunk) {
   tomp_thread_t *thr = tomp_thread();
@@ -169,12 +195,17 @@ static void static_init(ident_t *loc, int schedtype, bool is_signed, kmp_int32 *
   uint64_t n = tomp_kmp_trip(is_signed, *lb, *ub, incr), p, id;
   participants(thr, sched, &p, &id);
   static_out_t o;
+  uint64_t lb0 = *lb;
   static_bounds(*lb, *ub, incr, n, p, id, sched, chunk > 0 ? (uint64_t)chunk : 0, &o);
   *lb = o.lb;
   *ub = o.ub;
   *st = o.st;
   if (plast) *plast = o.last;
-  if (tomp_listening()) static_ev_begin(thr, tomp_kmp_dx.ndim ? -1 : static_wstype(loc, sched), n);
+  if (tomp_listening()) {
+    int wstype = tomp_kmp_dx.ndim ? -1 : static_wstype(loc, sched);
+    static_ev_begin(thr, wstype, n);
+    if (TOMP_EV_WANTED(TOMP_EV_DISPATCH)) static_dispatch(thr, wstype, lb0, incr, n, &o);
+  }
   /* core's cancellation needs to know the construct (a doacross loop has its own; distribute
    * is the league's, which `cancel` does not name) */
   if (!tomp_kmp_dx.ndim && sched != KMP_DISTRIBUTE_STATIC && sched != KMP_DISTRIBUTE_STATIC_CHUNKED)

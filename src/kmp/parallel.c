@@ -172,7 +172,8 @@ static TOMP_OBSERVED_TWIN void barrier_observed(const void *ra, void *fp, ident_
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY_AT(thr, ra, fp);
   if (!thr->team) {
-    if (tomp_listening()) tomp_ev_serial_barrier_(thr, thr->codeptr);
+    /* an orphaned worksharing construct's barrier keeps its kind (LLVM 19's barrier/for_simd) */
+    if (tomp_listening()) tomp_ev_serial_barrier_(thr, barrier_kind(loc), thr->codeptr);
     return;
   }
   tomp_barrier_wait(thr, barrier_kind(loc), false);

@@ -40,6 +40,8 @@ int32_t __kmpc_global_thread_num(void *loc);
 #define INOUT 0x3
 #define SET 0x8
 #define ALL 0x80
+#define OUT_ONLY 0x2
+#define ALL_BY_ADDR 0xff /* this test's marker: omp_all_memory as address -1 */
 
 static long x, y, seen_x, seen_y, log_[8];
 static int nlog;
@@ -83,6 +85,7 @@ static void submit(int32_t gtid, int what, long *addr, uint8_t flags) {
   t->what = what;
   dep_t d = {(intptr_t)addr, sizeof(long), flags};
   if (flags == ALL) d.base_addr = 0, d.len = 0;
+  if (flags == ALL_BY_ADDR) d.base_addr = -1, d.len = 0, d.flags = OUT_ONLY;
   __kmpc_omp_task_with_deps(NULL, gtid, &t->t, 1, &d, 0, NULL);
 }
 

@@ -2,7 +2,8 @@
  * events of __kmpc_fork_call regions, and what clang's ABI shows that gcc's hides: static
  * loops (work events from __kmpc_for_static_init/fini), sections (a static loop), the end of
  * a single at __kmpc_end_single, reductions; plus dispatch of a dynamic loop and the implicit
- * and explicit barriers __kmpc_barrier tells apart by its ident_t.  FileCheck on a one-thread
+ * and explicit barriers __kmpc_barrier tells apart by its ident_t; dispatch of a static loop's
+ * first chunk and of each section (tomp reported none before).  FileCheck on a one-thread
  * run (deterministic); on two threads, counts.
  *
  * ompt-compiler: clang
