@@ -53,5 +53,5 @@ done
 echo
 echo "the tool's own figures (last profiled run of each program):"
 for p in $PROGS; do
-  grep -h 'handler time\|task_create' "$W/err.$p" | sed "s/^/  $p: /" || true
+  grep -h 'handler time\|handler CPU time\|task_create' "$W/err.$p" | sed "s/^/  $p: /" || true
 done

@@ -30,6 +30,9 @@ static void ompt_cancel_(tomp_thread_t *thr, int kind, bool activated) {
   }
   }
   tomp_ev_cancel_(thr, flags);
+  tomp_task_t *t = thr->task;
+  if (kind != TOMP_CK_WS && t && (t->flags & TOMP_TASK_EXPLICIT))
+    t->flags |= TOMP_TASK_CANCELLED_END;
 }
 
 static inline void ompt_cancel(tomp_thread_t *thr, int kind, bool activated) {

@@ -193,28 +193,40 @@ bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
 /* tomp_loop_next without a tool.  A dynamic chunk is what the per-chunk cost of
  * schedule(dynamic) is made of, and two threads taking chunks wait for each other's
  * fetch-add on the cursor's line: whatever runs between two fetch-adds adds to every chunk.
- * So a quick descriptor's chunk is taken here, inlined into the entry point: one fetch-add,
- * no calls and no other shared line (see docs/benchmarks.md, dynamic_1). */
+ * So a quick descriptor's chunk is taken inline, in the entry point: one fetch-add, no calls
+ * and no other shared line (see docs/benchmarks.md, dynamic_1).
+ *
+ * tomp_loop_take_quick is the part for quick descriptor d (thr->ws_cur, d->quick set):
+ * TOMP_TAKE_CHUNK with the chunk's values [*lo, *hi), TOMP_TAKE_END when the shared cursor
+ * is past the end (the thread is done: a second failing fetch-add would break d->fast's
+ * bound), TOMP_TAKE_SLOW when the own range is empty (tomp_loop_next steals or ends). */
+enum { TOMP_TAKE_SLOW = 0, TOMP_TAKE_CHUNK = 1, TOMP_TAKE_END = 2 };
+static inline int tomp_loop_take_quick(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *lo,
+                                       uint64_t *hi) {
+  uint64_t n = d->n, c = d->chunk, a;
+  if (d->quick == TOMP_QUICK_OWN) {
+    /* only this thread adds to its word; a failed add leaves low > high: still empty */
+    uint64_t *r = &d->rng[thr->tid * TOMP_RNG_STRIDE];
+    uint64_t w = __atomic_fetch_add(r, 1, __ATOMIC_RELAXED);
+    if ((uint32_t)w >= (uint32_t)(w >> 32)) return TOMP_TAKE_SLOW; /* steal */
+    a = (uint32_t)w * c;
+    if (n - a <= c) __atomic_store_n(r, TOMP_RNG_DONE, __ATOMIC_RELAXED); /* empty now */
+  } else {
+    a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
+    if (a >= n) return TOMP_TAKE_END;
+  }
+  uint64_t b = n - a > c ? a + c : n;
+  *lo = d->base + a * d->step;
+  *hi = d->base + b * d->step;
+  return TOMP_TAKE_CHUNK;
+}
+
 static inline bool tomp_loop_next_quick(uint64_t *lo, uint64_t *hi) {
   tomp_thread_t *thr = tomp_self;
   tomp_ws_t *d;
   if (tomp_likely(thr != NULL) && tomp_likely((d = thr->ws_cur) != NULL) && d->quick) {
-    uint64_t n = d->n, c = d->chunk, a;
-    if (d->quick == TOMP_QUICK_OWN) {
-      /* only this thread adds to its word; a failed add leaves low > high: still empty */
-      uint64_t *r = &d->rng[thr->tid * TOMP_RNG_STRIDE];
-      uint64_t w = __atomic_fetch_add(r, 1, __ATOMIC_RELAXED);
-      if ((uint32_t)w >= (uint32_t)(w >> 32)) return tomp_loop_next_slow(lo, hi); /* steal */
-      a = (uint32_t)w * c;
-      if (n - a <= c) __atomic_store_n(r, TOMP_RNG_DONE, __ATOMIC_RELAXED); /* empty now */
-    } else {
-      a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
-      if (a >= n) return false;
-    }
-    uint64_t b = n - a > c ? a + c : n;
-    *lo = d->base + a * d->step;
-    *hi = d->base + b * d->step;
-    return true;
+    int r = tomp_loop_take_quick(thr, d, lo, hi);
+    if (tomp_likely(r != TOMP_TAKE_SLOW)) return r == TOMP_TAKE_CHUNK;
   }
   /* a tail call: the quick path then saves no registers */
   return tomp_loop_next_slow(lo, hi);

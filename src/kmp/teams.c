@@ -38,7 +38,7 @@ static void team_body(void *data) {
   const kteams_t *r = data;
   tomp_thread_t *thr = tomp_self;
   kmp_int32 gtid = (kmp_int32)thr->gtid, btid = 0;
-  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv);
+  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv, tomp_kmp_exit_slot(thr));
 }
 TOMP_RUNNER(team_body, offsetof(kteams_t, fn));
 

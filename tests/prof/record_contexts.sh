@@ -4,9 +4,12 @@
 # context per call path however many instances (REGION totals: 10 outer, 20 inner).
 # Tasks created in make_tasks and run by both threads: their samples carry the task context,
 # whose parent is the region's context.
+# Recursion (rec_recursion: 2046 tasks from two sites of a recursive function): folded into
+# at most 5 contexts (the region; A, B, A then B, B then A), not one per task (2047 before).
 source "$(dirname "$0")/rec_common.sh"
 build rec_nested
 build rec_tasks
+build rec_recursion -g
 
 record "$W/n" -- "$W/rec_nested"
 f=$(datafile "$W/n")
@@ -38,4 +41,18 @@ for th in 0 1; do
   echo "tasks: thread $th has $n samples in task context $task"
   [ "$n" -ge 3 ] || fail "tasks: thread $th has too few samples in tasks"
 done
+
+record "$W/r" -- "$W/rec_recursion"
+f=$(datafile "$W/r")
+dump "$f"
+nc=$(count "$f.txt" '$1 == "CONTEXT"')
+echo "recursion: $nc contexts for 2046 tasks"
+[ "$nc" -le 5 ] || fail "recursion: expected at most 5 contexts (folded), got $nc"
+"$PROF" report "$W/r" --format folded -o "$W/r.folded" 2>/dev/null || fail "report"
+grep -qE '^main;.*walk;.*leaf_work' "$W/r.folded" || fail "recursion: leaf_work should sit under main;...;walk"
+# folded: walk at most 3 times on a path (region body's call, then each site once), not 11
+deep=$(awk '{ n = 0; k = split($1, f, ";"); for (i = 1; i <= k; i++) n += f[i] == "walk"; if (n > m) m = n }
+  END { print m + 0 }' "$W/r.folded")
+echo "recursion: at most $deep walk frames on a path"
+[ "$deep" -ge 2 ] && [ "$deep" -le 3 ] || fail "recursion: expected 2 or 3 walk frames on the deepest path, got $deep"
 echo ok

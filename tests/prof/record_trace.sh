@@ -37,4 +37,7 @@ done
 # 64 explicit tasks: each ran (begin) and completed (end) once
 n=$(count "$(datafile "$W/d-rec_tasks").txt" '$1 == "EVENT" && v["kind"] == "task" && v["phase"] == "begin"')
 [ "$n" = 64 ] || fail "expected 64 task begin events, got $n"
+# ... and was created once (an instant on the creating thread, named by the same id)
+n=$(count "$(datafile "$W/d-rec_tasks").txt" '$1 == "EVENT" && v["kind"] == "task_create" && v["phase"] == "instant"')
+[ "$n" = 64 ] || fail "expected 64 task_create events, got $n"
 echo ok

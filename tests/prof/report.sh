@@ -145,6 +145,26 @@ for fn in outer inner; do
   grep -qE "\"name\":\"omp parallel @ rep_nested\.c:$(pl rep_nested.c parallel $n) in $fn\"" "$W/nest.json" ||
     fail "chrome trace: no slice 'omp parallel @ rep_nested.c:LINE in $fn'"
 done
+# ... and carries the sampled stacks: one sample per recorded sample, stack chains rooted at
+# main (or a synthetic root: omp idle, omp runtime wait), times rising on each thread
+nsamp=$("$PROF" dump "$(ls "$W"/rep_nested.t/tomp-prof.*.dat)" | grep -c '^SAMPLE ')
+if command -v python3 >/dev/null; then python3 - "$W/nest.json" "$nsamp" <<'PY' || fail "chrome trace: sampled stacks"
+import json, sys
+t = json.load(open(sys.argv[1])); sf = t["stackFrames"]; want = int(sys.argv[2])
+def root(i):
+    while "parent" in sf[i]: i = sf[i]["parent"]
+    return sf[i]["name"]
+n = len(t["samples"])  # a sample with an empty stack (none expected here) is left out
+if not 0.95 * want <= n <= want: sys.exit(f"{n} samples, the file has {want}")
+bad = [s for s in t["samples"] if root(s["sf"]) != "main" and not root(s["sf"]).startswith("omp ")]
+if bad: sys.exit(f"stacks not rooted at main: {bad[:3]}")
+last = {}
+for s in t["samples"]:
+    if s["ts"] < last.get(s["tid"], 0): sys.exit("sample times go back")
+    last[s["tid"]] = s["ts"]
+print(f"chrome trace: {want} samples, {len(sf)} stack frames")
+PY
+fi
 grep -qE '^main;outer;([^;]*(_omp_fn|omp_outlined)[^;]*;)+inner;' "$W/nest.raw" || fail "--raw-names should keep the compiler's names"
 
 # ---- tasks ----

@@ -1,15 +1,19 @@
-/* Unit test of the exporters (export-speedscope.c, export-pprof.c, export-chrome.c) on a
+/* Unit test of the exporters (export-speedscope.c, export-pprof.c, export-chrome.c,
+ * export-html.c) on a
  * profile model built by hand, before and independently of real recordings.
  * tests/prof/views_model.sh compiles it with the exporter sources, runs
  *   view_model DIR
- * and checks the files it writes (model.speedscope.json, model.pb.gz, model.trace.json, and
+ * and checks the files it writes (model.speedscope.json, model.pb.gz, model.trace.json,
+ * model.html, and
  * the same for an empty profile, empty.*) with python3 and `go tool pprof`.
  *
  * The model: one process (pid 4242, 200 Hz), two threads.
  *   thread 0: main;outer;work_a 1.0 s work (blame 0.5), main;outer;omp barrier wait 0.25 s,
  *             main(line 12);weird-name 0.125 s work
  *   thread 1: main;outer;work_b 0.5 s work, main;outer;omp barrier wait 0.75 s, omp idle 0.1 s
- * Trace events: a region and implicit tasks, barrier waits and one instant. */
+ * Trace events: a region and implicit tasks, barrier waits and one instant.
+ * Samples in time (the Chrome trace's stackFrames/samples): thread 0 in work_a at 10 ms and
+ * 15 ms, in the barrier at 20 ms; thread 1 in work_b at 12 ms, idle at 30 ms. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +72,11 @@ static tp_event_t events[] = {
     {0, 1, 0.5012, 0.75, "barrier wait", "sync", 1},
 };
 
+static tp_psample_t psamples[] = {
+    {0, 0, 0, 0.010, 0.005}, {0, 0, 0, 0.015, 0.005}, {0, 0, 1, 0.020, 0.005},
+    {0, 1, 3, 0.012, 0.005}, {0, 1, 5, 0.030, 0.010},
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static void write_all(const tp_profile_t *p, const char *dir, const char *base) {
@@ -75,7 +84,7 @@ static void write_all(const tp_profile_t *p, const char *dir, const char *base) 
     const char *ext;
     int (*fn)(const tp_profile_t *, FILE *);
   } views[] = {{"speedscope.json", tp_export_speedscope}, {"pb.gz", tp_export_pprof},
-               {"trace.json", tp_export_chrome}};
+               {"trace.json", tp_export_chrome}, {"html", tp_export_html}};
   for (size_t i = 0; i < N(views); i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.%s", dir, base, views[i].ext);
@@ -91,7 +100,8 @@ int main(int argc, char **argv) {
   tp_profile_t p = {.procs = procs, .nprocs = N(procs), .locs = locs, .nlocs = N(locs),
                     .stacks = stacks, .nstacks = N(stacks), .threads = threads,
                     .nthreads = N(threads), .regions = regions, .nregions = N(regions),
-                    .events = events, .nevents = N(events)};
+                    .events = events, .nevents = N(events), .psamples = psamples,
+                    .npsamples = N(psamples)};
   write_all(&p, argv[1], "model");
   tp_profile_t empty;
   memset(&empty, 0, sizeof empty);

@@ -14,9 +14,10 @@ W=${TEST_OUT:-/tmp}/prof_views_model
 rm -rf "$W"; mkdir -p "$W"
 command -v python3 >/dev/null || { echo "python3 not installed: cannot check the JSON views"; exit 77; }
 R=$root/tools/prof/report
+cd "$root" # export-html.c's .incbin names its stylesheet and script from the top directory
 gcc -std=gnu11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
   -Wmissing-prototypes -Wno-missing-field-initializers -I"$R" "$root/tests/prof/view_model.c" "$R/export-util.c" \
-  "$R/export-speedscope.c" "$R/export-pprof.c" "$R/export-chrome.c" -lz -lm -o "$W/view_model" || exit 1
+  "$R/export-speedscope.c" "$R/export-pprof.c" "$R/export-chrome.c" "$R/export-html.c" -lz -lm -o "$W/view_model" || exit 1
 "$W/view_model" "$W" 2>"$W/stderr" || { cat "$W/stderr"; exit 1; }
 grep -q 'no trace events' "$W/stderr" || { echo "no warning for a trace without events"; exit 1; }
 
@@ -92,6 +93,22 @@ for tid in (4242, 4243):
         if open_ends and x["ts"] + x["dur"] > open_ends[-1] + 1e-6: fail(f"slices do not nest on {tid}")
         open_ends.append(x["ts"] + x["dur"])
 if [x["name"] for x in xs if x["tid"] == 4242][0] != "parallel outer": fail("enclosing slice not first")
+# the sampled stacks: stackFrames (a tree) and samples pointing at their leaf frame
+sf = t["stackFrames"]
+def chain(i):
+    out = []
+    while i is not None:
+        out.append(sf[i]["name"]); i = sf[i].get("parent")
+    return ";".join(reversed(out))
+got = [(x["tid"], round(x["ts"], 3), chain(x["sf"]), round(x["weight"], 3)) for x in t["samples"]]
+exp = [(4242, 10000.0, "main;outer;work_a", 5000.0), (4242, 15000.0, "main;outer;work_a", 5000.0),
+       (4242, 20000.0, "main;outer;omp barrier wait", 5000.0), (4243, 12000.0, "main;outer;work_b", 5000.0),
+       (4243, 30000.0, "omp idle", 10000.0)]
+if got != exp: fail(f"trace samples {got}")
+if len(sf) != 6: fail(f"stackFrames: {len(sf)} frames, want 6 (main, outer, work_a, barrier wait, work_b, idle)")
+if sf[t["samples"][0]["sf"]]["category"] != "app" or sf[t["samples"][4]["sf"]]["category"] != "omp": fail("frame categories")
+e = json.load(open(f"{W}/empty.trace.json"))
+if e.get("samples") != [] or e.get("stackFrames") != {}: fail("empty trace: no samples")
 print("JSON views ok")
 PY
 
@@ -144,4 +161,29 @@ for s in ("samples/count time/nanoseconds[dflt] work/nanoseconds wait/nanosecond
 print("pprof ok")
 PY
 grep -q 'Showing nodes accounting for 0' "$W/empty.txt" || { cat "$W/empty.txt"; echo "empty pprof profile"; exit 1; }
+
+# the HTML report's embedded data: it parses, names round-trip, no raw '<' in it
+python3 - "$W" <<'PY' || exit 1
+import json, sys
+W = sys.argv[1]
+WEIRD = 'weird "q" \\ \u00e9\t\x01 \ufffd end'
+for base in ("model", "empty"):
+    t = open(f"{W}/{base}.html", encoding="utf-8").read()
+    raw = t.split('id="tp-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in raw, f"{base}.html: a raw '<' in the data"
+    d = json.loads(raw)
+    assert set(d) == {"procs", "locs", "stacks", "threads", "regions", "lanes", "events"}, d.keys()
+    if base == "empty":
+        assert not d["stacks"] and not d["threads"] and not d["lanes"], d
+        continue
+    names = [l[0] for l in d["locs"]]
+    assert WEIRD in names, names
+    assert len(d["stacks"]) == 6 and len(d["threads"]) == 2, d
+    assert d["stacks"][0] == [0, [0, 1, 2], 1, 1, 0, 0.75, 0.5], "time, work, wait, cpu, blame" 
+    time = sum(s[2] for s in d["stacks"])
+    assert abs(time - sum(th[5] for th in d["threads"])) < 1e-6, "stack and thread times differ"
+    assert d["regions"][0][1:4] == [1, 1.5, 2], d["regions"]
+    assert len(d["events"]) == 5, "the instant is left out of the slices"
+print("html data ok")
+PY
 echo ok

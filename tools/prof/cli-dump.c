@@ -40,13 +40,13 @@ static const char *state_name(uint32_t s) {
 
 static const char *rec_name(uint32_t t) {
   static const char *const names[] = {"?", "HEADER", "THREAD", "SAMPLE", "CONTEXT", "BLAME",
-                                      "REGION", "EVENT", "MAPS", "END"};
+                                      "REGION", "EVENT", "MAPS", "END", "COUNTERS"};
   return t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
 static const char *event_name(unsigned k) {
   static const char *const names[] = {"?", "parallel", "implicit_task", "task", "sync_wait",
-                                      "mutex_wait", "mutex_held", "work", "idle"};
+                                      "mutex_wait", "mutex_held", "work", "idle", "task_create"};
   return k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
@@ -67,8 +67,9 @@ static const char *check(const tp_rec_t *r) {
   case TP_REC_THREAD: return r->size < sizeof(tp_thread_rec_t) ? "thread record too short" : NULL;
   case TP_REC_SAMPLE: {
     const tp_sample_t *s = (const void *)r;
-    if (r->size < sizeof *s || r->size != sizeof *s + (uint64_t)s->nframes * sizeof(tp_frame_t))
-      return "sample size does not match its frame count";
+    if (r->size < sizeof *s || s->ncounters > TP_MAX_COUNTERS ||
+        r->size != sizeof *s + (uint64_t)s->nframes * sizeof(tp_frame_t) + s->ncounters * sizeof(uint64_t))
+      return "sample size does not match its frame and counter counts";
     return NULL;
   }
   case TP_REC_CONTEXT: {
@@ -90,6 +91,10 @@ static const char *check(const tp_rec_t *r) {
                ? "maps length exceeds the record"
                : NULL;
   case TP_REC_END: return r->size < sizeof(tp_rec_t) + 32 ? "end record too short" : NULL;
+  case TP_REC_COUNTERS:
+    return r->size < sizeof(tp_counters_rec_t) || ((const tp_counters_rec_t *)r)->n > TP_MAX_COUNTERS
+               ? "counters record too short or too many counters"
+               : NULL;
   default: return NULL; /* unknown types are skipped by size */
   }
 }
@@ -124,6 +129,13 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
            s->team_waiting, (unsigned long long)s->exit_frame, (unsigned long long)s->enter_frame,
            s->frame_flags, s->flags, (unsigned long long)s->interval_ns,
            s->cpu_ns == TP_CPU_UNKNOWN ? -1ll : (long long)s->cpu_ns, s->nframes);
+    if (s->ncounters) {
+      printf(" counters=");
+      for (uint32_t i = 0; i < s->ncounters; i++) {
+        uint64_t v = TP_SAMPLE_COUNTERS(s)[i];
+        printf(i ? ",%lld" : "%lld", v == TP_CTR_UNKNOWN ? -1ll : (long long)v);
+      }
+    }
     print_frames(s->frames, s->nframes);
     break;
   }
@@ -181,6 +193,14 @@ static void print_record(const tp_rec_t *r, uint64_t t0) {
            (unsigned long long)e.sample_ns);
     if (e.samples) printf(" ns_per_sample=%llu", (unsigned long long)(e.sample_ns / e.samples));
     putchar('\n');
+    break;
+  }
+  case TP_REC_COUNTERS: {
+    const tp_counters_rec_t *c = (const void *)r;
+    printf(" n=%u names=", c->n);
+    for (uint32_t i = 0; i < c->n; i++) printf("%s%.32s", i ? "," : "", c->names[i]);
+    printf(" sample_on=%u sample_name=%.32s sample_period=%llu note=\"%.256s\"\n", c->sample_on,
+           c->sample_name, (unsigned long long)c->sample_period, c->note);
     break;
   }
   default: printf(" type=%u size=%u\n", r->type, r->size);

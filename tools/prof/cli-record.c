@@ -20,10 +20,15 @@
 #include "tp-format.h"
 
 static int record_usage(void) {
-  fputs("usage: tomp-prof record [-F HZ] [-o DIR] [--trace] [--runtime tomp|libomp|system] -- PROGRAM [ARGS...]\n"
+  fputs("usage: tomp-prof record [-F HZ] [-o DIR] [--trace] [--counters LIST] [--sample-on EVENT:N]\n"
+        "                        [--runtime tomp|libomp|system] -- PROGRAM [ARGS...]\n"
         "  -F HZ        samples per second per thread (default 200)\n"
         "  -o DIR       where the data files go (default ./tomp-prof-data)\n"
         "  --trace      also record OpenMP events (regions, tasks, waits, locks)\n"
+        "  --counters LIST  perf counters per sample, e.g. cycles,instructions,cache-misses\n"
+        "               (at most 4; software events: task-clock, page-faults, context-switches...)\n"
+        "  --sample-on EVENT:N  sample each thread every N events of EVENT (e.g. cycles:10000000)\n"
+        "               instead of the timer; where the kernel refuses, the timer samples\n"
         "  --runtime R  tomp (default: gcc programs run on tomp), libomp or system (leave the\n"
         "               program's own runtime; clang -fopenmp programs load LLVM's libomp)\n",
         stderr);
@@ -94,7 +99,7 @@ static int report_files(const char *dir, pid_t pid) {
 }
 
 int tp_cmd_record(int argc, char **argv) {
-  const char *dir = "tomp-prof-data", *runtime = "tomp";
+  const char *dir = "tomp-prof-data", *runtime = "tomp", *counters = NULL, *sample_on = NULL;
   long hz = 200;
   int trace = 0, i;
   for (i = 1; i < argc; i++) {
@@ -113,6 +118,10 @@ int tp_cmd_record(int argc, char **argv) {
       dir = argv[++i];
     } else if (!strcmp(a, "--trace")) {
       trace = 1;
+    } else if (!strcmp(a, "--counters") && i + 1 < argc) {
+      counters = argv[++i];
+    } else if (!strcmp(a, "--sample-on") && i + 1 < argc) {
+      sample_on = argv[++i];
     } else if (!strcmp(a, "--runtime") && i + 1 < argc) {
       runtime = argv[++i];
       if (strcmp(runtime, "tomp") && strcmp(runtime, "libomp") && strcmp(runtime, "system")) {
@@ -146,6 +155,11 @@ int tp_cmd_record(int argc, char **argv) {
   snprintf(buf, sizeof buf, "%ld", hz);
   setenv("TOMP_PROF_HZ", buf, 1);
   setenv("TOMP_PROF_TRACE", trace ? "1" : "0", 1);
+  /* the tool checks the names (one message for unknown ones or what the kernel refuses) */
+  if (counters) setenv("TOMP_PROF_COUNTERS", counters, 1);
+  else unsetenv("TOMP_PROF_COUNTERS");
+  if (sample_on) setenv("TOMP_PROF_SAMPLE_ON", sample_on, 1);
+  else unsetenv("TOMP_PROF_SAMPLE_ON");
   if (!strcmp(runtime, "tomp")) {
     char lib[PATH_MAX + 8];
     snprintf(lib, sizeof lib, "%s/lib", tp_self_dir());

@@ -50,6 +50,7 @@ enum {
   TP_REC_EVENT = 7,
   TP_REC_MAPS = 8,
   TP_REC_END = 9,
+  TP_REC_COUNTERS = 10,
 };
 
 /* One stack frame as unwound: pc is the interrupted instruction for the first frame of a
@@ -106,13 +107,21 @@ typedef struct tp_sample {
   uint32_t frame_flags;  /* exit flags in the low 16 bits, enter flags in the high 16 */
   uint32_t flags;        /* TP_SAMPLE_* */
   uint32_t nframes;
-  uint32_t pad;
-  uint64_t interval_ns;  /* wall time this sample stands for (see above) */
+  uint32_t ncounters;    /* hardware/software counter values after the frames (see below) */
+  uint64_t interval_ns;  /* wall time this sample stands for (see above); when sampling on a
+                            counter's overflow (TP_REC_COUNTERS sample_on), the thread's CPU
+                            time since its previous sample */
   uint64_t cpu_ns;       /* the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over that
                             interval; TP_CPU_UNKNOWN if it could not be read */
-  tp_frame_t frames[];   /* leaf first */
+  tp_frame_t frames[];   /* leaf first; then ncounters uint64_t: each counter's events on
+                            this thread over the interval (TP_REC_COUNTERS names them, in
+                            order), TP_CTR_UNKNOWN if it could not be read */
 } tp_sample_t;
 #define TP_CPU_UNKNOWN UINT64_MAX
+#define TP_CTR_UNKNOWN UINT64_MAX
+#define TP_MAX_COUNTERS 4
+/* The counter values of a sample (after its frames). */
+#define TP_SAMPLE_COUNTERS(s) ((const uint64_t *)((s)->frames + (s)->nframes))
 enum {
   TP_SAMPLE_LEAF_EXACT = 1, /* frames[0].pc is the interrupted pc, not a return address */
   TP_SAMPLE_TRUNCATED = 2,  /* the unwind stopped at the frame limit */
@@ -189,12 +198,17 @@ typedef struct tp_event {
 enum {
   TP_EV_PARALLEL = 1,    /* on the encountering thread */
   TP_EV_IMPLICIT_TASK,
-  TP_EV_TASK,            /* an explicit task running on this thread (begin at switch-in) */
+  TP_EV_TASK,            /* an explicit task running on this thread (begin at switch-in;
+                            id = its task_data address, reused after it completes; arg =
+                            ompt_task_status_t at the end: complete, yield, switch...) */
   TP_EV_SYNC_WAIT,       /* barrier / taskwait / taskgroup wait; arg = ompt_sync_region_t */
   TP_EV_MUTEX_WAIT,      /* acquire .. acquired; arg = ompt_mutex_t; id = wait_id */
   TP_EV_MUTEX_HELD,      /* acquired .. released */
   TP_EV_WORK,            /* worksharing construct; arg = ompt_work_t */
   TP_EV_IDLE,            /* a worker outside any region (between implicit tasks) */
+  TP_EV_TASK_CREATE,     /* instant on the creating thread: id = the new task (as TP_EV_TASK's
+                            id), context = its context, arg = the creating explicit task's id
+                            (0: an implicit or initial task) */
 };
 enum { TP_PH_BEGIN = 1, TP_PH_END = 2, TP_PH_INSTANT = 3 };
 
@@ -204,6 +218,22 @@ typedef struct tp_maps {
   uint64_t len;          /* bytes of text that follow */
   char text[];
 } tp_maps_t;
+
+/* Hardware and software counters (perf_event_open, per thread, user space only), written
+ * after the header when counters or sampling on a counter were asked for: which counters
+ * each sample carries, whether samples come from a counter's overflow instead of the timer,
+ * and why anything asked for is missing (the kernel refused: perf_event_paranoid, a
+ * container's seccomp filter, a virtual machine without a PMU...). */
+typedef struct tp_counters_rec {
+  tp_rec_t h;
+  uint32_t n;            /* counters per sample, 0..TP_MAX_COUNTERS */
+  uint32_t sample_on;    /* 1: a sample every sample_period events of sample_name on each
+                            thread (its overflow), not the timer */
+  uint64_t sample_period;
+  char names[TP_MAX_COUNTERS][32]; /* perf event names (cycles, instructions, task-clock...) */
+  char sample_name[32];
+  char note[256];        /* what was asked for and is missing, and why; "" if nothing */
+} tp_counters_rec_t;
 
 /* Last record of a complete file. */
 typedef struct tp_end {

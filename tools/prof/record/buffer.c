@@ -329,6 +329,8 @@ tp_thread_t *tp_thread_new(uint32_t kind) {
   tp_thread_t *t = aligned_alloc(64, (sizeof(tp_thread_t) + 63) & ~(size_t)63);
   if (!t) return NULL;
   memset(t, 0, sizeof *t);
+  for (int i = 0; i < TP_MAX_COUNTERS; i++) t->ctr_fd[i] = -1;
+  t->overflow_fd = -1;
   t->index = atomic_fetch_add(&nthreads, 1);
   t->kind = kind;
   t->tid = gettid();
@@ -361,6 +363,7 @@ void tp_sampler_quiesce(tp_thread_t *t) {
 
 void tp_thread_close(tp_thread_t *t) {
   tp_sampler_disarm(t);
+  tp_counters_close(t); /* a thread's own handler is kept out by ctr_ok, others' by quiesce */
   atomic_store(&t->in_write, 1); /* keeps our own handler (a signal still in flight) out */
   pthread_mutex_lock(&file_lock);
   if (!atomic_load(&t->closed)) {
@@ -386,7 +389,8 @@ static uint64_t quantile(const uint64_t *hist, uint64_t total, double q) {
   return TP_HIST * TP_HIST_NS;
 }
 
-static void print_stats(const tp_end_t *end, const uint64_t *hist, uint64_t lost_parked) {
+static void print_stats(const tp_end_t *end, const uint64_t *hist, const uint64_t *cpu_hist,
+                        uint64_t ncpu, uint64_t lost_parked) {
   uint64_t n = end->samples, creates = atomic_load(&tp_g.creates);
   if (n)
     fprintf(stderr,
@@ -394,13 +398,26 @@ static void print_stats(const tp_end_t *end, const uint64_t *hist, uint64_t lost
             "mean %llu ns (wall clock: includes preemption)\n",
             (unsigned long long)n, (unsigned long long)quantile(hist, n, 0.5),
             (unsigned long long)quantile(hist, n, 0.9), (unsigned long long)(end->sample_ns / n));
+  if (ncpu)
+    fprintf(stderr,
+            "tomp-prof: handler CPU time per sample: median %llu ns, p90 %llu ns (thread CPU "
+            "clock from the handler's clock read to one at its end; not the kernel's signal "
+            "delivery)\n",
+            (unsigned long long)quantile(cpu_hist, ncpu, 0.5),
+            (unsigned long long)quantile(cpu_hist, ncpu, 0.9));
   if (end->lost)
     fprintf(stderr, "tomp-prof: %llu samples lost: %llu with no free chunk, %llu during a callback's write\n",
             (unsigned long long)end->lost, (unsigned long long)(end->lost - lost_parked),
             (unsigned long long)lost_parked);
-  if (creates)
-    fprintf(stderr, "tomp-prof: %llu explicit tasks; task_create callback: mean %llu ns\n",
-            (unsigned long long)creates, (unsigned long long)(atomic_load(&tp_g.create_ns) / creates));
+  if (creates) {
+    uint64_t ch[TP_HIST];
+    for (int i = 0; i < TP_HIST; i++) ch[i] = atomic_load(&tp_g.create_hist[i]);
+    fprintf(stderr, "tomp-prof: %llu explicit tasks; task_create callback: median %llu ns, mean %llu ns; "
+            "%llu creation paths found in the memo\n",
+            (unsigned long long)creates, (unsigned long long)quantile(ch, creates, 0.5),
+            (unsigned long long)(atomic_load(&tp_g.create_ns) / creates),
+            (unsigned long long)atomic_load(&tp_g.memo_hits));
+  }
 }
 
 void tp_buf_finish(void) {
@@ -414,8 +431,8 @@ void tp_buf_finish(void) {
     writer_running = 0;
   }
   tp_end_t end = {{TP_REC_END, sizeof end}, 0, 0, 0, 0, 0, 0, 0};
-  static uint64_t hist[TP_HIST];
-  uint64_t lost_parked = 0;
+  static uint64_t hist[TP_HIST], cpu_hist[TP_HIST];
+  uint64_t lost_parked = 0, ncpu = 0;
   for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) {
     tp_sampler_disarm(t);
     tp_sampler_quiesce(t);
@@ -426,9 +443,11 @@ void tp_buf_finish(void) {
     end.sample_ns += t->handler_ns;
     end.threads++;
     for (int i = 0; i < TP_HIST; i++) hist[i] += t->cost_hist[i];
+    for (int i = 0; i < TP_HIST; i++) cpu_hist[i] += t->cpu_hist[i];
+    ncpu += t->cpu_samples;
     lost_parked += t->lost_parked;
   }
-  if (tp_g.cfg.stats) print_stats(&end, hist, lost_parked);
+  if (tp_g.cfg.stats) print_stats(&end, hist, cpu_hist, ncpu, lost_parked);
   tp_ctx_write_regions();
   size_t len;
   char *maps = slurp_proc("/proc/self/maps", &len);

@@ -16,6 +16,7 @@
 
 typedef struct tp_ctx {
   uint64_t id, parent, hash, codeptr;
+  uint64_t site;        /* hash of (kind, codeptr, user frames): the creation site alone */
   uint32_t kind, nframes;
   uint64_t exit_frame, enter_frame;
   uint32_t frame_flags;
@@ -28,6 +29,9 @@ typedef struct tp_ctx {
 #define TABLE_SIZE (1u << TABLE_BITS)
 static _Atomic(tp_ctx_t *) table[TABLE_SIZE];
 static _Atomic uint64_t next_id = 1;
+/* id -> node, for the walk up a context's ancestors (ids beyond it are not folded) */
+#define NODES (2 * TABLE_SIZE)
+static _Atomic(tp_ctx_t *) nodes[NODES];
 static _Atomic uint64_t ninterned;
 static _Atomic uint64_t next_instance = 1;
 
@@ -84,8 +88,20 @@ static tp_ctx_t *intern_frames(tp_thread_t *t, uint32_t kind, uint64_t parent,
                                const ompt_frame_t *frame, uint64_t exit_fp, uint64_t codeptr,
                                const tp_frame_t *f, uint32_t n) {
   uint32_t u = user_start(f, n, codeptr);
-  uint64_t h = mix(mix(mix(kind, parent), codeptr), n - u);
-  for (uint32_t i = u; i < n; i++) h = mix(h, f[i].pc);
+  uint64_t site = mix(mix(kind, codeptr), n - u);
+  for (uint32_t i = u; i < n; i++) site = mix(site, f[i].pc);
+  /* Recursion: a creation at the site that created one of the creating task's ancestors
+   * (a recursive task function, nested parallel regions in a recursion) takes that
+   * ancestor's context, as --fold-recursion would show it.  Otherwise every task of a
+   * recursive program has a creation path of its own (BOTS sort: as many contexts as tasks,
+   * each a table insert and a record; fib: the table fills). */
+  for (uint64_t a = parent; a && a < NODES;) {
+    tp_ctx_t *c = atomic_load_explicit(&nodes[a], memory_order_acquire);
+    if (!c) break;
+    if (c->site == site && same(c, c->hash, kind, c->parent, codeptr, f, n)) return c;
+    a = c->parent;
+  }
+  uint64_t h = mix(site, parent);
   tp_ctx_t *mine = NULL;
   for (uint32_t probe = 0; probe < 256; probe++) {
     _Atomic(tp_ctx_t *) *slot = &table[(h + probe) & (TABLE_SIZE - 1)];
@@ -100,6 +116,7 @@ static tp_ctx_t *intern_frames(tp_thread_t *t, uint32_t kind, uint64_t parent,
         mine->codeptr = codeptr;
         mine->kind = kind;
         mine->nframes = n;
+        mine->site = site;
         if (frame) {
           mine->exit_frame = exit_fp;
           mine->enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
@@ -109,6 +126,7 @@ static tp_ctx_t *intern_frames(tp_thread_t *t, uint32_t kind, uint64_t parent,
       }
       if (atomic_compare_exchange_strong(slot, &c, mine)) {
         atomic_fetch_add(&ninterned, 1);
+        if (mine->id < NODES) atomic_store_explicit(&nodes[mine->id], mine, memory_order_release);
         write_context(t, mine);
         return mine;
       }
@@ -122,18 +140,33 @@ static tp_ctx_t *intern_frames(tp_thread_t *t, uint32_t kind, uint64_t parent,
   return NULL;
 }
 
-/* Per-thread memo of recent creations: a creation from the same call path as a remembered
- * one has, frame for frame, the same return addresses at the same stack addresses.  Checking
- * those slots (one load per frame) replaces the walk and the table look-up; it relies on
- * fixed frame sizes like the fast walk.  Only tp_ctx_intern's own frame address and the
- * slots of the remembered frames are read, all on this thread's live stack. */
-#define MEMO_WAYS 4
+/* Per-thread memo of recent creation stacks: a creation from the same call path as a
+ * remembered one has, frame for frame, the same return addresses at the same offsets from
+ * tp_ctx_intern's own frame, and its task's exit frame at the same offset too (frames have
+ * fixed sizes, the fast walk's assumption).  Checking those slots (one load per frame)
+ * replaces the walk: the remembered frames are used.  Offsets, not stack addresses, are
+ * compared: a recursive task program (BOTS sort) creates its tasks from task bodies that run
+ * at ever different stack depths (a task runs wherever its thread picked it up, e.g. nested
+ * in a taskwait), so absolute addresses would almost never repeat.  The parent context is not
+ * part of the shape (the same code creates tasks for many parents); the answers for the last
+ * few parents are kept (one task creating several, recursion levels alternating).  Only slots
+ * between our own frame and the task's exit frame (or the thread's stack end) are read: the live
+ * stack. */
+#define MEMO_WAYS 64
 #define MEMO_FRAMES 48
+#define MEMO_PARENTS 8
+#define NO_EXIT INT64_MIN
 typedef struct memo {
-  uint64_t codeptr, parent, exit_fp, id;
+  uint64_t codeptr;
+  int64_t exit_off; /* exit_fp - our CFA; NO_EXIT: no exit frame */
+  uint64_t max_off; /* the farthest slot read */
   uint32_t kind, n;
-  tp_ctx_t *node;
-  uint64_t cfa[MEMO_FRAMES], ra[MEMO_FRAMES]; /* frame CFAs and the return address at CFA-8 */
+  uint64_t parent[MEMO_PARENTS], id[MEMO_PARENTS]; /* recent answers: parent -> context */
+  tp_ctx_t *node[MEMO_PARENTS];
+  uint32_t next;            /* the answer replaced next */
+  int64_t off[MEMO_FRAMES]; /* frame CFA - our CFA (-1: CFA unknown, not checked) */
+  uint64_t ra[MEMO_FRAMES]; /* the return address at CFA - 8 */
+  uint64_t pc[MEMO_FRAMES]; /* the frames' pcs as the walk gave them */
 } memo_t;
 
 static memo_t *memo_way(tp_thread_t *t, uint64_t codeptr) {
@@ -141,30 +174,44 @@ static memo_t *memo_way(tp_thread_t *t, uint64_t codeptr) {
   return t->memo ? &((memo_t *)t->memo)[(codeptr >> 4) % MEMO_WAYS] : NULL;
 }
 
-static int memo_hit(const memo_t *m, uint32_t kind, uint64_t parent, uint64_t codeptr,
+static int64_t exit_offset(uint64_t exit_fp, uint64_t my_cfa) {
+  return exit_fp ? (int64_t)(exit_fp - my_cfa) : NO_EXIT;
+}
+
+static int memo_hit(const tp_thread_t *t, const memo_t *m, uint32_t kind, uint64_t codeptr,
                     uint64_t exit_fp, uint64_t my_cfa) {
-  if (!m->n || m->codeptr != codeptr || m->parent != parent || m->kind != kind ||
-      m->exit_fp != exit_fp || m->cfa[0] != my_cfa)
+  if (!m->n || m->codeptr != codeptr || m->kind != kind ||
+      m->exit_off != exit_offset(exit_fp, my_cfa))
     return 0;
+  /* without an exit frame bounding them, the slots must lie inside the thread's stack */
+  if (m->exit_off == NO_EXIT && (!t->stack_hi || my_cfa + m->max_off > t->stack_hi)) return 0;
   for (uint32_t i = 0; i < m->n; i++)
-    if (m->cfa[i] && *(const uint64_t *)(uintptr_t)(m->cfa[i] - 8) != m->ra[i]) return 0;
+    if (m->off[i] >= 0 &&
+        *(const uint64_t *)(uintptr_t)(my_cfa + (uint64_t)m->off[i] - 8) != m->ra[i])
+      return 0;
   return 1;
 }
 
-static void memo_fill(memo_t *m, uint32_t kind, uint64_t parent, uint64_t codeptr,
-                      uint64_t exit_fp, const tp_frame_t *f, uint32_t n, tp_ctx_t *node) {
+static void memo_fill(memo_t *m, uint32_t kind, uint64_t codeptr, uint64_t exit_fp, uint64_t my_cfa,
+                      const tp_frame_t *f, uint32_t n) {
   m->n = 0;
-  if (!node || n == 0 || n > MEMO_FRAMES) return;
+  if (n == 0 || n > MEMO_FRAMES) return;
+  m->max_off = 0;
   for (uint32_t i = 0; i < n; i++) {
-    m->cfa[i] = f[i].cfa;
-    m->ra[i] = f[i].cfa ? *(const uint64_t *)(uintptr_t)(f[i].cfa - 8) : 0;
+    m->pc[i] = f[i].pc;
+    if (!f[i].cfa || f[i].cfa < my_cfa) {
+      m->off[i] = -1;
+      m->ra[i] = 0;
+      continue;
+    }
+    m->off[i] = (int64_t)(f[i].cfa - my_cfa);
+    m->ra[i] = *(const uint64_t *)(uintptr_t)(f[i].cfa - 8);
+    if ((uint64_t)m->off[i] > m->max_off) m->max_off = (uint64_t)m->off[i];
   }
   m->codeptr = codeptr;
-  m->parent = parent;
-  m->exit_fp = exit_fp;
+  m->exit_off = exit_offset(exit_fp, my_cfa);
   m->kind = kind;
-  m->node = node;
-  m->id = node->id;
+  memset(m->node, 0, sizeof m->node);
   m->n = n;
 }
 
@@ -177,20 +224,40 @@ __attribute__((noinline)) uint64_t tp_ctx_intern(tp_thread_t *t, uint32_t kind, 
   /* frame 0 of the walk below is this function's: its CFA (we keep a frame pointer) */
   uint64_t my_cfa = (uint64_t)(uintptr_t)__builtin_frame_address(0) + 16;
   memo_t *m = t ? memo_way(t, codeptr) : NULL;
-  if (m && memo_hit(m, kind, parent, codeptr, exit_fp, my_cfa)) {
-    if (node) *node = m->node;
-    return m->id;
+  uint32_t n;
+  if (m && memo_hit(t, m, kind, codeptr, exit_fp, my_cfa)) {
+    if (tp_g.cfg.stats) atomic_fetch_add_explicit(&tp_g.memo_hits, 1, memory_order_relaxed);
+    for (uint32_t k = 0; k < MEMO_PARENTS; k++)
+      if (m->node[k] && m->parent[k] == parent) {
+        if (node) *node = m->node[k];
+        return m->id[k];
+      }
+    n = m->n; /* the same frames as the remembered walk */
+    for (uint32_t i = 0; i < n; i++)
+      f[i] = (tp_frame_t){m->pc[i], m->off[i] >= 0 ? my_cfa + (uint64_t)m->off[i] : 0};
+  } else {
+    /* frames above the creating task's exit frame belong to the parent context */
+    int truncated = 0;
+    n = tp_unwind(f, TP_MAX_FRAMES, exit_fp, &truncated);
+    if (m && !truncated && n && f[0].cfa == my_cfa)
+      memo_fill(m, kind, codeptr, exit_fp, my_cfa, f, n);
+    else if (m)
+      m->n = 0;
   }
-  /* frames above the creating task's exit frame belong to the parent context */
-  int truncated = 0;
-  uint32_t n = tp_unwind(f, TP_MAX_FRAMES, exit_fp, &truncated);
   tp_ctx_t *c = intern_frames(t, kind, parent, frame, exit_fp, codeptr, f, n);
-  if (m && !truncated && n && f[0].cfa == my_cfa) memo_fill(m, kind, parent, codeptr, exit_fp, f, n, c);
+  if (m && m->n && c) {
+    uint32_t k = m->next++ % MEMO_PARENTS;
+    m->parent[k] = parent;
+    m->node[k] = c;
+    m->id[k] = c->id;
+  }
   if (node) *node = c;
   return c ? c->id : parent; /* table full: the work is charged to the parent context */
 }
 
-uint64_t tp_ctx_count(void) { return atomic_load(&ninterned); }
+uint64_t tp_ctx_count(void) {
+  return atomic_load(&ninterned);
+}
 
 void tp_ctx_write_regions(void) {
   for (uint32_t i = 0; i < TABLE_SIZE; i++) {

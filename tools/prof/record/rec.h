@@ -20,7 +20,8 @@
 #define TP_MAX_FRAMES 128
 #define TP_CHUNK_SIZE (256u * 1024u)
 #define TP_NCHUNKS 3 /* per thread: one being filled, two spares */
-#define TP_SAMPLE_MAX (sizeof(tp_sample_t) + TP_MAX_FRAMES * sizeof(tp_frame_t))
+#define TP_SAMPLE_MAX \
+  (sizeof(tp_sample_t) + TP_MAX_FRAMES * sizeof(tp_frame_t) + TP_MAX_COUNTERS * sizeof(uint64_t))
 #define TP_HIST 200
 #define TP_HIST_NS 50
 
@@ -40,6 +41,8 @@ typedef struct tp_global {
   uint64_t start_ns;
   int64_t pid;
   _Atomic uint64_t create_ns, creates; /* TOMP_PROF_STATS: time in task_create/parallel_begin */
+  _Atomic uint32_t create_hist[TP_HIST]; /* TOMP_PROF_STATS: task_create times (TP_HIST_NS) */
+  _Atomic uint64_t memo_hits;           /* TOMP_PROF_STATS: creations found in the memo */
   /* OMPT entry points (NULL when the runtime lacks one) */
   ompt_get_state_t get_state;
   ompt_get_task_info_t get_task_info;
@@ -90,7 +93,17 @@ typedef struct tp_thread {
   uint64_t parked_samples;  /* parked samples appended later (callback side only) */
   uint64_t handler_ns;   /* time spent in the handler, for the cost report */
   uint32_t cost_hist[TP_HIST]; /* handler times in TP_HIST_NS buckets (last: longer) */
+  /* TOMP_PROF_STATS: the handler's time on the thread CPU clock (not inflated by preemption:
+   * from the handler's own clock read to a second read at its end) */
+  uint32_t cpu_hist[TP_HIST];
+  uint64_t cpu_samples;
   uint64_t stack_lo, stack_hi; /* the thread's stack (0: unknown): bounds for fast unwinding */
+  /* counters.c: perf_event_open descriptors of this thread (-1: none) */
+  int ctr_fd[TP_MAX_COUNTERS];
+  int ctr_group;            /* ctr_fd[0] leads a group holding all of them: one read */
+  _Atomic int ctr_ok;       /* the descriptors may be read (cleared before they close) */
+  uint64_t ctr_last[TP_MAX_COUNTERS]; /* the previous reading (scaled) */
+  int overflow_fd;          /* sampling on a counter's overflow (-1: the timer samples) */
   uint64_t unwinds;      /* walks so far: every 64th is a reference walk (unwind.c) */
   timer_t timer;
   _Atomic int timer_ok;
@@ -129,6 +142,27 @@ TP_HIDDEN void tp_buf_start_writer(void);
 TP_HIDDEN uint64_t tp_now_ns(void);             /* signal-safe CLOCK_MONOTONIC */
 TP_HIDDEN uint64_t tp_cpu_ns(void);             /* signal-safe: the calling thread's CPU time,
                                                    TP_CPU_UNKNOWN if unreadable */
+
+/* ---- hardware and software counters (counters.c) ---- */
+/* Reads TOMP_PROF_COUNTERS ("cycles,instructions,...") and TOMP_PROF_SAMPLE_ON ("EVENT:N");
+ * bad values get a message and are ignored. */
+TP_HIDDEN void tp_counters_config(void);
+/* At initialize, on the initial thread: opens each counter once, drops (with one message on
+ * stderr) what the kernel refuses, and writes TP_REC_COUNTERS when anything was asked for. */
+TP_HIDDEN void tp_counters_probe(void);
+TP_HIDDEN unsigned tp_counters_n(void);         /* counters per sample */
+TP_HIDDEN int tp_counters_sampling(void);       /* samples come from a counter's overflow */
+TP_HIDDEN void tp_counters_open(tp_thread_t *t); /* the calling thread's counters */
+TP_HIDDEN void tp_counters_close(tp_thread_t *t);
+/* Signal-safe (read(2) on the thread's own descriptors): the events since the previous
+ * reading into out[tp_counters_n()], TP_CTR_UNKNOWN where unreadable. */
+TP_HIDDEN void tp_counters_read(tp_thread_t *t, uint64_t *out);
+/* The calling thread's overflow sampling: SIGPROF every period events; 0, or -1 (the caller
+ * arms the timer instead). */
+TP_HIDDEN int tp_counters_arm_overflow(tp_thread_t *t);
+TP_HIDDEN void tp_counters_disarm_overflow(tp_thread_t *t);
+/* Why perf_event_open failed with errno err for event `name`, in words a user can act on. */
+TP_HIDDEN const char *tp_counters_explain(int err, const char *name, char *buf, size_t n);
 
 /* ---- sampling (sampler.c) ---- */
 /* The current task as the handler and the callbacks see it. */

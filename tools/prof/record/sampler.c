@@ -44,7 +44,8 @@ void tp_task_now(tp_taskinfo_t *ti) {
 }
 
 static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, uint64_t interval,
-                        uint64_t cpu, const ucontext_t *uc) {
+                        uint64_t cpu, const uint64_t *counters, unsigned ncounters,
+                        const ucontext_t *uc) {
   ompt_wait_id_t wait_id = 0;
   int state = tp_g.get_state ? tp_g.get_state(&wait_id) : ompt_state_undefined;
   int team = 0;
@@ -66,7 +67,7 @@ static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, uint64_t i
   s->enter_frame = ti.enter_frame;
   s->frame_flags = ti.frame_flags;
   s->flags = 0;
-  s->pad = 0;
+  s->ncounters = 0;
   s->interval_ns = interval;
   s->cpu_ns = cpu;
   if (tp_g.get_parallel_info && tp_g.get_parallel_info(0, &par2, &team) == 2) {
@@ -91,7 +92,11 @@ static void fill_sample(tp_thread_t *t, tp_sample_t *s, uint64_t now, uint64_t i
   s->nframes = tp_unwind_sig(t, s->frames, TP_MAX_FRAMES, (uint64_t)uc->uc_mcontext.gregs[REG_RIP],
                              (uint64_t)uc->uc_mcontext.gregs[REG_RSP], &exact, &truncated);
   s->flags = (exact ? TP_SAMPLE_LEAF_EXACT : 0) | (truncated ? TP_SAMPLE_TRUNCATED : 0);
-  s->h.size = (uint32_t)(sizeof(tp_sample_t) + s->nframes * sizeof(tp_frame_t));
+  s->ncounters = ncounters;
+  uint64_t *cv = (uint64_t *)(s->frames + s->nframes);
+  for (unsigned i = 0; i < ncounters; i++) cv[i] = counters[i];
+  s->h.size = (uint32_t)(sizeof(tp_sample_t) + s->nframes * sizeof(tp_frame_t) +
+                         ncounters * sizeof(uint64_t));
 }
 
 static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
@@ -106,13 +111,24 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
   uint64_t t0 = tp_now_ns();
   uint64_t interval = t0 - t->last_ns;
   t->last_ns = t0;
-  if (atomic_load(&tp_g.stopped) || atomic_load_explicit(&tp_g.paused, memory_order_relaxed) ||
-      atomic_load_explicit(&t->closed, memory_order_relaxed))
-    goto done; /* paused time is not thread time of the recording */
+  int overflow = t->overflow_fd >= 0; /* sampled on a counter's overflow, not the timer */
+  unsigned nc = tp_counters_n();
+  uint64_t counters[TP_MAX_COUNTERS];
+  if (atomic_load(&tp_g.stopped) || atomic_load_explicit(&t->closed, memory_order_relaxed))
+    goto done;
+  if (atomic_load_explicit(&tp_g.paused, memory_order_relaxed)) {
+    /* paused time is not thread time of the recording, nor are its CPU time and events */
+    if (overflow) t->last_cpu_ns = tp_cpu_ns();
+    if (nc) tp_counters_read(t, counters);
+    goto done;
+  }
   uint64_t cpu_now = tp_cpu_ns(), cpu = TP_CPU_UNKNOWN;
   if (cpu_now != TP_CPU_UNKNOWN && t->last_cpu_ns != TP_CPU_UNKNOWN && cpu_now >= t->last_cpu_ns)
     cpu = cpu_now - t->last_cpu_ns;
   t->last_cpu_ns = cpu_now;
+  /* on a counter's overflow the thread was running: the sample stands for its CPU time */
+  if (overflow && cpu != TP_CPU_UNKNOWN) interval = cpu;
+  if (nc) tp_counters_read(t, counters);
   tp_sample_t *s;
   int parked = atomic_load_explicit(&t->in_write, memory_order_relaxed);
   if (parked) {
@@ -132,7 +148,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
       goto done;
     }
   }
-  fill_sample(t, s, t0, interval, cpu, ucv);
+  fill_sample(t, s, t0, interval, cpu, counters, nc, ucv);
   atomic_signal_fence(memory_order_release);
   if (parked) {
     atomic_store_explicit(&t->pending, 1, memory_order_relaxed); /* counted when appended */
@@ -143,6 +159,15 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
   uint64_t d = tp_now_ns() - t0;
   t->handler_ns += d;
   t->cost_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1]++;
+  if (tp_g.cfg.stats && cpu_now != TP_CPU_UNKNOWN) {
+    /* the handler's CPU time: one more clock read, only when the costs are asked for */
+    uint64_t c1 = tp_cpu_ns();
+    if (c1 != TP_CPU_UNKNOWN && c1 >= cpu_now) {
+      uint64_t dc = c1 - cpu_now;
+      t->cpu_hist[dc / TP_HIST_NS < TP_HIST ? dc / TP_HIST_NS : TP_HIST - 1]++;
+      t->cpu_samples++;
+    }
+  }
 done:
   atomic_store(&t->in_handler, 0);
 out:
@@ -161,7 +186,14 @@ void tp_sampler_install(void) {
 }
 
 void tp_sampler_arm(tp_thread_t *t) {
-  if (!t || t->timer_ok) return;
+  if (!t || t->timer_ok || t->overflow_fd >= 0) return;
+  tp_counters_open(t);
+  if (tp_counters_sampling()) {
+    t->last_ns = tp_now_ns();
+    t->last_cpu_ns = tp_cpu_ns();
+    if (tp_counters_arm_overflow(t) == 0) return;
+    /* this thread's counter could not be armed (the probe at start-up could): the timer */
+  }
   struct sigevent sev;
   memset(&sev, 0, sizeof sev);
   sev.sigev_notify = SIGEV_THREAD_ID;
@@ -183,6 +215,7 @@ void tp_sampler_arm(tp_thread_t *t) {
 }
 
 void tp_sampler_disarm(tp_thread_t *t) {
-  if (!t || !atomic_exchange(&t->timer_ok, 0)) return;
-  timer_delete(t->timer);
+  if (!t) return;
+  tp_counters_disarm_overflow(t);
+  if (atomic_exchange(&t->timer_ok, 0)) timer_delete(t->timer);
 }

@@ -6,7 +6,8 @@
  *
  * Environment (set by `tomp-prof record`): TOMP_PROF_DIR (default "."), TOMP_PROF_HZ
  * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1), TOMP_PROF_CPU (1, default: CPU time per
- * sample, one system call in the handler; 0: none); TOMP_PROF_STATS=1 prints the measured
+ * sample, one system call in the handler; 0: none), TOMP_PROF_COUNTERS and TOMP_PROF_SAMPLE_ON
+ * (counters.c); TOMP_PROF_STATS=1 prints the measured
  * costs (handler time per sample, task-creation time) on stderr at the end. */
 #include <errno.h>
 #include <pthread.h>
@@ -50,6 +51,12 @@ static void read_config(void) {
       tp_g.cfg.cpu = 0;
     else if (strcmp(v, "1"))
       fprintf(stderr, "tomp-prof: TOMP_PROF_CPU='%s' is neither 0 nor 1; using 1\n", v);
+  }
+  tp_counters_config();
+  if (tp_counters_sampling() && !tp_g.cfg.cpu) {
+    fprintf(stderr, "tomp-prof: TOMP_PROF_CPU=0 ignored: sampling on a counter weighs each sample "
+                    "by the thread's CPU time\n");
+    tp_g.cfg.cpu = 1;
   }
   v = getenv("TOMP_PROF_STATS");
   tp_g.cfg.stats = v && !strcmp(v, "1");
@@ -160,8 +167,14 @@ static void on_task_create(ompt_data_t *enc_task, const ompt_frame_t *enc_frame,
   uint64_t t0 = tp_g.cfg.stats ? tp_now_ns() : 0;
   uint64_t id = t && live() ? tp_ctx_intern(t, TP_CTX_TASK, parent, enc_frame, codeptr_ra, NULL) : parent;
   new_task->value = id | TP_TASK_EXPLICIT;
+  if (tracing() && t)
+    tp_trace_event(t, TP_EV_TASK_CREATE, TP_PH_INSTANT, (uint64_t)(uintptr_t)new_task, id, codeptr_ra,
+                   enc_task && (enc_task->value & TP_TASK_EXPLICIT) ? (uint64_t)(uintptr_t)enc_task : 0);
   if (t0) {
-    atomic_fetch_add_explicit(&tp_g.create_ns, tp_now_ns() - t0, memory_order_relaxed);
+    uint64_t d = tp_now_ns() - t0;
+    atomic_fetch_add_explicit(&tp_g.create_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1], 1,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&tp_g.create_ns, d, memory_order_relaxed);
     atomic_fetch_add_explicit(&tp_g.creates, 1, memory_order_relaxed);
   }
 }
@@ -300,6 +313,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
   tp_g.pid = getpid();
   tp_g.start_ns = tp_now_ns();
   if (tp_buf_open(runtime_name) < 0) return 0;
+  tp_counters_probe(); /* before any thread opens them: drops what the kernel refuses */
   reg(set, ompt_callback_thread_begin, on_thread_begin);
   reg(set, ompt_callback_thread_end, on_thread_end);
   reg(set, ompt_callback_parallel_begin, on_parallel_begin);

@@ -13,7 +13,8 @@
  *  - directed: a TP_REC_BLAME record says `samples` samples (wait_ns of time) were taken
  *    while threads waited for a lock / critical / atomic / ordered wait id that this releaser
  *    then released: that time goes to the releaser's user-model stack;
- *  - undirected: a working sample whose team had w of n threads waiting in a barrier
+ *  - undirected: a working sample (or one inside an MPI call: the team waits for it) whose
+ *    team had w of n threads waiting in a barrier
  *    (team_waiting, team_size, n > w) charges its weight * w / (n - w) to its own stack: the
  *    waiting threads' time, shared among the threads still working.  A thread that runs an
  *    explicit task inside a barrier is working: the recorder does not count it in w.  Both the
@@ -27,6 +28,7 @@
  * the team, so per-thread work is by the tool's thread index (exact for one level of
  * parallelism with a stable pool; nested teams drawn from different workers are merged by
  * worker). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +82,29 @@ struct rep_acc {
   tp_profile_t *p;
   region_acc_t *r;
   size_t n, cap;
+  size_t pscap; /* of p->psamples */
 };
+
+/* The profile's index of each of the file's counters (by name; -1: no room). */
+static void counter_map(tp_profile_t *p, const rep_file_t *f, rep_model_t *m, int *map) {
+  for (uint32_t k = 0; k < TP_MAX_COUNTERS; k++) map[k] = -1;
+  if (!f->counters) return;
+  for (uint32_t k = 0; k < f->counters->n && k < TP_MAX_COUNTERS; k++) {
+    char name[sizeof f->counters->names[k] + 1];
+    snprintf(name, sizeof name, "%.*s", (int)sizeof f->counters->names[k], f->counters->names[k]);
+    uint32_t j = 0;
+    while (j < p->nctr && strcmp(p->ctr_names[j], name)) j++;
+    if (j == p->nctr && p->nctr < TP_NCTR) p->ctr_names[p->nctr++] = rep_str(m, name);
+    if (j < p->nctr) map[k] = (int)j;
+  }
+}
+
+static int by_thread_time(const void *x, const void *y) {
+  const tp_psample_t *a = x, *b = y;
+  if (a->proc != b->proc) return a->proc < b->proc ? -1 : 1;
+  if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
+  return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
 
 rep_acc_t *rep_acc_new(tp_profile_t *p) {
   rep_acc_t *a = rep_alloc(sizeof *a);
@@ -118,8 +142,11 @@ static double sample_weight(const tp_sample_t *s, double period) {
   return s->interval_ns ? (double)s->interval_ns / 1e9 : period;
 }
 
+/* A thread inside an MPI call is not waiting at the barrier: its teammates wait for it, so
+ * the MPI call is charged like work (`...;MPI_Allreduce;MPI wait` carries the blame). */
 static double raw_blame(const tp_sample_t *s, int cls, double w) {
-  if (cls != REP_WORK || !s->team_waiting || s->team_size <= s->team_waiting) return 0;
+  if ((cls != REP_WORK && cls != REP_MPI) || !s->team_waiting || s->team_size <= s->team_waiting)
+    return 0;
   return w * s->team_waiting / (s->team_size - s->team_waiting);
 }
 
@@ -158,6 +185,10 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
   size_t cap = 64;
   while (cap < 2 * f->nsamples) cap *= 2;
   inst_t *inst = rep_alloc(cap * sizeof *inst);
+  int cmap[TP_MAX_COUNTERS];
+  counter_map(p, f, m, cmap);
+  uint32_t nctr = f->counters ? f->counters->n : 0;
+  size_t first_ps = p->npsamples;
   for (size_t i = 0; i < f->nsamples; i++) {
     const tp_sample_t *s = f->samples[i];
     int cls = cls_of[i] = rep_sample_class_full(f, m, s);
@@ -178,21 +209,32 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     double w = sample_weight(s, period);
     double cpu = s->cpu_ns != TP_CPU_UNKNOWN ? (double)s->cpu_ns / 1e9 : 0;
     if (s->cpu_ns != TP_CPU_UNKNOWN) pr->has_cpu = 1;
-    if (w > 1.5 * period) {
+    if (w > 1.5 * period && !pr->sample_on) { /* on a counter's overflow w is CPU time */
       pr->late++;
       pr->late_extra += w - period;
     }
+    tp_thread_t *th = &p->threads[t];
+    for (uint32_t k = 0; k < s->ncounters && k < nctr && k < TP_MAX_COUNTERS; k++) {
+      uint64_t c = TP_SAMPLE_COUNTERS(s)[k];
+      if (cmap[k] < 0 || c == TP_CTR_UNKNOWN) continue;
+      st->ctr[cmap[k]] += (double)c;
+      th->ctr[cmap[k]] += (double)c;
+    }
+    p->psamples = rep_grow(p->psamples, &a->pscap, p->npsamples + 1, sizeof *p->psamples);
+    p->psamples[p->npsamples++] = (tp_psample_t){f->proc, t, (uint32_t)(st - p->stacks),
+                                                 ((double)s->ts_ns - (double)f->hdr->start_ns) / 1e9, w,
+                                                 (uint32_t)cls};
     double blame = raw_blame(s, cls, w);
     if (blame > 0) {
       const inst_t *in = inst_slot(inst, cap, s->region);
       blame *= in->raw > 0 ? in->wait / in->raw : 0;
     }
+    pr->by_class[cls] += w;
     st->samples++;
     st->v[TP_M_TIME] += w;
     st->v[metric] += w;
     st->v[TP_M_BLAME] += blame;
     st->v[TP_M_CPU] += cpu;
-    tp_thread_t *th = &p->threads[t];
     th->samples++;
     th->v[TP_M_TIME] += w;
     th->v[metric] += w;
@@ -228,6 +270,7 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     r->wall += (double)rr->wall_ns / 1e9;
     if (rr->max_team > r->max_team) r->max_team = rr->max_team;
   }
+  qsort(p->psamples + first_ps, p->npsamples - first_ps, sizeof *p->psamples, by_thread_time);
   free(buf);
   free(cls_of);
   free(inst);

@@ -3,7 +3,12 @@
  * thread ("OpenMP thread N", sorted by N); slices are complete events ("ph":"X") and instants
  * "ph":"i", with timestamps in microseconds from the start of their process's recording.
  * Within a thread, slices are written by start time and, at equal starts, longest first, so
- * that viewers nest enclosing slices (region > implicit task > barrier) correctly. */
+ * that viewers nest enclosing slices (region > implicit task > barrier) correctly.
+ *
+ * The sampled stacks (every recording, --trace or not) follow the trace event format's
+ * "stackFrames" (a tree of frames: id -> name, category = the module or "omp", parent) and
+ * "samples" (one per sample: pid, tid, ts in microseconds, sf = the leaf frame's id, weight
+ * = the microseconds it stands for), which chrome://tracing shows as the thread's samples. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* qsort_r */
 #endif
@@ -48,6 +53,96 @@ static void metadata(FILE *out, const char *what, int64_t pid, int64_t tid, cons
   if (str) tp_json_str(out, str);
   else fprintf(out, "%lld", num);
   fputs("}},\n", out);
+}
+
+/* The frame tree: (parent frame id, location) -> frame id (1, 2, ...). */
+typedef struct fnode {
+  uint64_t parent;
+  uint32_t loc;
+  uint32_t id; /* 0: empty slot */
+} fnode_t;
+
+typedef struct ftree {
+  fnode_t *t;
+  size_t cap, n;
+  uint32_t *parent_of, *loc_of; /* by id */
+  size_t idcap;
+} ftree_t;
+
+static size_t fhash(uint64_t parent, uint32_t loc, size_t cap) {
+  return (size_t)((parent * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)loc * 0x85ebca6bull)) & (cap - 1);
+}
+
+static uint32_t frame_id(ftree_t *f, uint32_t parent, uint32_t loc) {
+  if (2 * (f->n + 1) > f->cap) { /* rehash into twice the room */
+    size_t cap = f->cap ? 2 * f->cap : 1024;
+    fnode_t *t = tp_ex_alloc(cap * sizeof *t);
+    for (size_t i = 0; i < f->cap; i++) {
+      if (!f->t[i].id) continue;
+      size_t h = fhash(f->t[i].parent, f->t[i].loc, cap);
+      while (t[h].id) h = (h + 1) & (cap - 1);
+      t[h] = f->t[i];
+    }
+    free(f->t);
+    f->t = t;
+    f->cap = cap;
+  }
+  size_t h = fhash(parent, loc, f->cap);
+  while (f->t[h].id && (f->t[h].parent != parent || f->t[h].loc != loc)) h = (h + 1) & (f->cap - 1);
+  if (!f->t[h].id) {
+    f->t[h] = (fnode_t){parent, loc, (uint32_t)++f->n};
+    size_t c2 = f->idcap;
+    f->parent_of = tp_ex_grow(f->parent_of, &c2, f->n + 1, sizeof *f->parent_of);
+    f->loc_of = tp_ex_grow(f->loc_of, &f->idcap, f->n + 1, sizeof *f->loc_of);
+    f->parent_of[f->n] = parent;
+    f->loc_of[f->n] = loc;
+  }
+  return f->t[h].id;
+}
+
+static const char *base_name(const char *path) {
+  const char *s = path ? strrchr(path, '/') : NULL;
+  return s ? s + 1 : path;
+}
+
+/* "stackFrames" and "samples": the sampled stacks of every thread in time. */
+static void write_samples(const tp_profile_t *p, FILE *out) {
+  ftree_t f = {0};
+  uint32_t *leaf = tp_ex_alloc((p->nstacks + 1) * sizeof *leaf); /* stack -> frame id + 1 */
+  for (size_t i = 0; i < p->npsamples; i++) {
+    uint32_t s = p->psamples[i].stack;
+    if (s >= p->nstacks || leaf[s]) continue;
+    uint32_t id = 0;
+    for (uint32_t d = 0; d < p->stacks[s].depth; d++) id = frame_id(&f, id, p->stacks[s].locs[d]);
+    leaf[s] = id + 1;
+  }
+  fputs(",\n\"stackFrames\":{", out);
+  for (uint32_t id = 1; id <= f.n; id++) {
+    const tp_loc_t *l = &p->locs[f.loc_of[id]];
+    fprintf(out, "%s\n\"%u\":{\"name\":", id > 1 ? "," : "", id);
+    tp_json_str(out, l->func);
+    fputs(",\"category\":", out);
+    tp_json_str(out, l->module ? base_name(l->module) : "omp");
+    if (f.parent_of[id]) fprintf(out, ",\"parent\":\"%u\"", f.parent_of[id]);
+    fputc('}', out);
+  }
+  fputs("},\n\"samples\":[", out);
+  size_t n = 0;
+  for (size_t i = 0; i < p->npsamples; i++) {
+    const tp_psample_t *ps = &p->psamples[i];
+    if (ps->stack >= p->nstacks || !leaf[ps->stack] || leaf[ps->stack] == 1) continue; /* empty stack */
+    fprintf(out, "%s\n{\"name\":\"sample\",\"cpu\":0,\"pid\":%lld,\"tid\":%lld,\"ts\":", n++ ? "," : "",
+            (long long)proc_pid(p, ps->proc), (long long)thread_tid(p, ps->thread));
+    tp_json_num(out, ps->ts * 1e6, 15);
+    fprintf(out, ",\"sf\":\"%u\",\"weight\":", leaf[ps->stack] - 1);
+    tp_json_num(out, ps->weight * 1e6, 9);
+    fputc('}', out);
+  }
+  fputs("]", out);
+  free(f.t);
+  free(f.parent_of);
+  free(f.loc_of);
+  free(leaf);
 }
 
 int tp_export_chrome(const tp_profile_t *p, FILE *out) {
@@ -108,8 +203,10 @@ int tp_export_chrome(const tp_profile_t *p, FILE *out) {
     if (p->procs[i].duration > end) end = p->procs[i].duration;
   fprintf(out, "{\"name\":\"end of recording\",\"cat\":\"tomp-prof\",\"ph\":\"i\",\"s\":\"g\",\"ts\":");
   tp_json_num(out, end * 1e6, 15);
-  fprintf(out, ",\"pid\":%lld,\"tid\":%lld}\n]}\n", (long long)proc_pid(p, 0),
+  fprintf(out, ",\"pid\":%lld,\"tid\":%lld}\n]", (long long)proc_pid(p, 0),
           (long long)(p->nthreads ? thread_tid(p, 0) : 0));
+  write_samples(p, out);
+  fputs("}\n", out);
   if (!p->nevents)
     fputs("tomp-prof: this profile has no trace events (record with --trace for a timeline)\n", stderr);
   if (ferror(out)) {

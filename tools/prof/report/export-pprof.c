@@ -1,6 +1,7 @@
 /* pprof profile (github.com/google/pprof/proto/profile.proto), protobuf encoded by hand and
  * gzip-compressed with zlib; `go tool pprof` reads it.  One Sample per stack of the model with
- * the values [samples count, time ns, work ns, wait ns, blame ns] (time is the default), and
+ * the values [samples count, time ns, work ns, wait ns, blame ns, cpu ns, then one per
+ * counter recorded (record --counters: cycles, instructions... in events)] (time is the default), and
  * labels thread (the tool's thread index), tid, pid and rank (when there is one).  Each model
  * location is one Location; functions are keyed by (name, file); each ELF module is a Mapping
  * marked as already symbolized so that pprof does not try to re-resolve the addresses.
@@ -148,6 +149,10 @@ static void encode(const tp_profile_t *p, tp_buf_t *b) {
       {"work", "nanoseconds"}, {"wait", "nanoseconds"}, {"blame", "nanoseconds"}, {"cpu", "nanoseconds"}};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
     value_type(b, &sub, &st, PROFILE_SAMPLE_TYPE, types[i][0], types[i][1]);
+  /* counters (record --counters): one more sample type each, in events */
+  for (uint32_t k = 0; k < p->nctr; k++)
+    value_type(b, &sub, &st, PROFILE_SAMPLE_TYPE, p->ctr_names[k],
+               strstr(p->ctr_names[k], "-clock") ? "nanoseconds" : "count");
   value_type(b, &sub, &st, PROFILE_PERIOD_TYPE, "time", "nanoseconds");
   uint32_t hz = p->nprocs ? p->procs[0].sample_hz : 0;
   pb_uint(b, PROFILE_PERIOD, hz ? (uint64_t)(1e9 / hz) : 0);
@@ -205,9 +210,13 @@ static void encode(const tp_profile_t *p, tp_buf_t *b) {
     ids = tp_ex_grow(ids, &cap, (size_t)s->depth + 1, sizeof *ids);
     for (uint32_t d = 0; d < s->depth; d++) ids[d] = (uint64_t)s->locs[s->depth - 1 - d] + 1; /* leaf first */
     pb_packed(&sub, SAMPLE_LOCATION_ID, ids, s->depth);
-    enum { NV = 6 };
-    uint64_t vals[NV] = {s->samples, to_ns(s->v[TP_M_TIME]), to_ns(s->v[TP_M_WORK]),
-                         to_ns(s->v[TP_M_WAIT]), to_ns(s->v[TP_M_BLAME]), to_ns(s->v[TP_M_CPU])};
+    enum { NFIX = 6 };
+    uint64_t vals[NFIX + TP_NCTR] = {s->samples, to_ns(s->v[TP_M_TIME]), to_ns(s->v[TP_M_WORK]),
+                                     to_ns(s->v[TP_M_WAIT]), to_ns(s->v[TP_M_BLAME]),
+                                     to_ns(s->v[TP_M_CPU])};
+    int NV = NFIX + (int)p->nctr;
+    for (uint32_t k = 0; k < p->nctr; k++)
+      vals[NFIX + k] = s->ctr[k] > 0 && isfinite(s->ctr[k]) ? (uint64_t)llround(s->ctr[k]) : 0;
     /* pb_packed leaves out an empty list, but the value list always has all NV entries */
     size_t bytes = 0;
     for (int k = 0; k < NV; k++) bytes += varint_size(vals[k]);

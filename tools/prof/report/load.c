@@ -25,8 +25,9 @@ static int dat_name(const char *n) {
   return !strncmp(n, "tomp-prof.", 10) && len > 14 && !strcmp(n + len - 4, ".dat");
 }
 
+/* Version order, so that tomp-prof.r2.* comes before tomp-prof.r10.* */
 static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+  return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Expands directories; returns the number of files, or -1 after a message. */
@@ -82,6 +83,7 @@ static size_t min_size(uint32_t type) {
   case TP_REC_EVENT: return sizeof(tp_rec_event_t);
   case TP_REC_MAPS: return sizeof(tp_maps_t);
   case TP_REC_END: return sizeof(tp_end_t);
+  case TP_REC_COUNTERS: return sizeof(tp_counters_rec_t);
   default: return sizeof(tp_rec_t);
   }
 }
@@ -89,7 +91,10 @@ static size_t min_size(uint32_t type) {
 /* Bytes a record claims beyond its fixed part (frames, text), to check against its size. */
 static size_t var_size(const tp_rec_t *r) {
   switch (r->type) {
-  case TP_REC_SAMPLE: return ((const tp_sample_t *)r)->nframes * sizeof(tp_frame_t);
+  case TP_REC_SAMPLE: {
+    const tp_sample_t *s = (const tp_sample_t *)r;
+    return s->nframes * sizeof(tp_frame_t) + (size_t)s->ncounters * sizeof(uint64_t);
+  }
   case TP_REC_CONTEXT: return ((const tp_context_t *)r)->nframes * sizeof(tp_frame_t);
   case TP_REC_BLAME: return ((const tp_blame_t *)r)->nframes * sizeof(tp_frame_t);
   case TP_REC_MAPS: return ((const tp_maps_t *)r)->len;
@@ -178,6 +183,7 @@ static int read_file(const char *path, rep_file_t *f) {
     }
     case TP_REC_MAPS: f->maps = (const tp_maps_t *)r; break;
     case TP_REC_END: f->end = (const tp_end_t *)r; break;
+    case TP_REC_COUNTERS: f->counters = (const tp_counters_rec_t *)r; break;
     default: break; /* THREAD is read in register_threads; unknown types are skipped */
     }
   }
@@ -220,6 +226,18 @@ static void register_proc(tp_profile_t *p, size_t *cap, rep_file_t *f, rep_model
   pr->samples = f->end ? f->end->samples : f->nsamples;
   pr->lost = f->end ? f->end->lost : 0;
   pr->lost_time = f->end ? (double)f->end->lost_ns / 1e9 : 0;
+  const tp_counters_rec_t *c = f->counters;
+  if (c) {
+    char buf[sizeof c->note + 1];
+    if (c->sample_on) {
+      snprintf(buf, sizeof buf, "%.*s", (int)sizeof c->sample_name, c->sample_name);
+      pr->sample_on = rep_str(m, buf);
+      pr->sample_period = c->sample_period;
+    }
+    snprintf(buf, sizeof buf, "%.*s", (int)sizeof c->note, c->note);
+    if (*buf) pr->counter_note = rep_str(m, buf);
+  }
+  pr->start = (double)h->start_realtime_ns / 1e9; /* made relative in tp_profile_load */
 }
 
 /* Threads: every index named by a THREAD record or used by another record, in index order. */
@@ -307,6 +325,10 @@ tp_profile_t *tp_profile_load(char **paths, int npaths) {
     register_threads(p, &threadcap, &files[nf]);
     nf++;
   }
+  double first = 0;
+  for (size_t i = 0; i < p->nprocs; i++)
+    if (i == 0 || p->procs[i].start < first) first = p->procs[i].start;
+  for (size_t i = 0; i < p->nprocs; i++) p->procs[i].start -= first;
   rep_acc_t *acc = rep_acc_new(p);
   for (size_t i = 0; i < nf; i++) {
     rep_file_t *f = &files[i];
@@ -340,5 +362,6 @@ void tp_profile_free(tp_profile_t *p) {
   free(p->threads);
   free(p->regions);
   free(p->events);
+  free(p->psamples);
   free(p);
 }

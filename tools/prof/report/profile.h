@@ -32,6 +32,10 @@ extern const char *const tp_metric_name[TP_NMETRIC];
 
 enum { TP_LOC_USER = 0, TP_LOC_OMP = 1, TP_LOC_UNKNOWN = 2 };
 
+/* Hardware/software counters (record --counters): events, not seconds; at most TP_NCTR per
+ * profile, named in tp_profile_t.ctr_names (processes merged by name). */
+#define TP_NCTR 4
+
 typedef struct tp_loc {
   const char *func;   /* demangled function name, or the synthetic frame's name; never NULL */
   const char *file;   /* source file or NULL */
@@ -49,6 +53,7 @@ typedef struct tp_stack {
   const uint32_t *locs; /* depth entries, root first */
   double v[TP_NMETRIC];
   uint64_t samples;
+  double ctr[TP_NCTR]; /* counter events over its samples' intervals */
 } tp_stack_t;
 
 typedef struct tp_thread {
@@ -58,7 +63,14 @@ typedef struct tp_thread {
   uint32_t kind;       /* ompt_thread_t */
   double v[TP_NMETRIC];
   uint64_t samples;
+  double ctr[TP_NCTR]; /* counter events */
 } tp_thread_t;
+
+/* What a sample was doing: working, in an OpenMP wait state (barrier, taskwait, lock, ...,
+ * overhead), idle, in a runtime's wait loop whatever state the runtime reported, or inside
+ * an MPI call (frames in the MPI library: MPI waiting, not work).  All but TP_SC_WORK count
+ * as wait. */
+enum { TP_SC_WORK, TP_SC_WAIT, TP_SC_IDLE, TP_SC_RTWAIT, TP_SC_MPI, TP_NSC };
 
 typedef struct tp_proc {
   int64_t pid;
@@ -73,6 +85,12 @@ typedef struct tp_proc {
   uint64_t late;       /* samples that stand for more than 1.5 periods (overruns, late signals) */
   double late_extra;   /* the time they stand for beyond one period each */
   int has_cpu;         /* the samples carry CPU time */
+  const char *sample_on; /* sampled every sample_period events of this counter (NULL: timer);
+                            its samples weigh CPU time */
+  uint64_t sample_period;
+  const char *counter_note; /* counters asked for but not recorded, and why (NULL: none) */
+  double start;        /* seconds from the earliest process's start (wall clock): aligns ranks */
+  double by_class[TP_NSC]; /* thread time by sample class */
 } tp_proc_t;
 
 /* One parallel region call path (all its instances, all processes merged). */
@@ -96,8 +114,25 @@ typedef struct tp_event {
   double dur;
   const char *name;     /* e.g. "parallel main.omp_fn.0", "barrier wait", "lock wait" */
   const char *cat;      /* "parallel", "task", "sync", "mutex", "work", "idle" */
-  uint64_t id;
+  uint64_t id;          /* tasks: a number unique in the process (1, 2, ...), the same on the
+                           task's create instant and on each slice it ran in; locks: the wait
+                           id; regions: the instance */
+  uint32_t kind;        /* TP_EK_* */
+  uint64_t arg;         /* parallel: team size asked for; task: how its slice ended
+                           (ompt_task_status_t: 1 complete, 2 yield, 3 cancel, 7 switch...);
+                           task create: the creating task's number (0: an implicit task);
+                           mutex: ompt_mutex_t; sync: ompt_sync_region_t; work: ompt_work_t */
 } tp_event_t;
+enum { TP_EK_PARALLEL = 1, TP_EK_IMPLICIT_TASK, TP_EK_TASK, TP_EK_SYNC, TP_EK_MUTEX_WAIT,
+       TP_EK_MUTEX_HELD, TP_EK_WORK, TP_EK_IDLE, TP_EK_TASK_CREATE };
+
+/* One sample in time: its thread, when, and the stack it was added to (timelines). */
+typedef struct tp_psample {
+  uint32_t proc, thread, stack; /* stack: index into stacks */
+  double ts;                    /* seconds from the start of its process's recording */
+  double weight;                /* seconds it stands for */
+  uint32_t cls;                 /* TP_SC_*: what it was doing */
+} tp_psample_t;
 
 typedef struct tp_profile {
   tp_proc_t *procs;
@@ -112,6 +147,10 @@ typedef struct tp_profile {
   size_t nregions;
   tp_event_t *events;   /* sorted by (proc, thread, ts) */
   size_t nevents;
+  tp_psample_t *psamples; /* every sample, by (proc, thread, ts) */
+  size_t npsamples;
+  uint32_t nctr;        /* counters recorded */
+  const char *ctr_names[TP_NCTR];
   void *priv;           /* load.c: the memory the profile's strings and arrays live in */
 } tp_profile_t;
 
@@ -141,6 +180,7 @@ int tp_export_folded(const tp_profile_t *p, FILE *out);          /* export-folde
 int tp_export_speedscope(const tp_profile_t *p, FILE *out);      /* export-speedscope.c */
 int tp_export_pprof(const tp_profile_t *p, FILE *out);           /* export-pprof.c (gzip) */
 int tp_export_chrome(const tp_profile_t *p, FILE *out);          /* export-chrome.c */
+int tp_export_html(const tp_profile_t *p, FILE *out);            /* export-html.c */
 /* export-otf2.c: an OTF2 archive (DIR/traces.otf2 + DIR/traces/) of the trace events; needs
  * libotf2 at build time (else a message and -1) */
 int tp_export_otf2_dir(const tp_profile_t *p, const char *dir);

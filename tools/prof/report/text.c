@@ -7,6 +7,8 @@
  *                 counts in their parents)
  *   functions     flat list: self (leaf) and total (anywhere on the stack, once per stack)
  *   threads       per-thread samples, time, work, wait, wait %, cpu, blame
+ *   ranks         with MPI ranks (or several processes): per process threads, time, work,
+ *                 OpenMP wait, MPI wait (samples inside MPI calls), MPI %, cpu
  *   regions       per parallel region call path: instances, wall, threads, work, wait,
  *                 imbalance (max/mean of the threads' work), call site */
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 typedef struct node {
   const tp_loc_t *loc;
   double v[TP_NMETRIC];
+  double c[TP_NCTR]; /* counter events */
   struct node *child, *next;
 } node_t;
 
@@ -55,6 +58,33 @@ static void free_tree(node_t *n) {
 }
 
 static int g_metric;
+static const tp_profile_t *g_prof; /* for the counter columns */
+
+/* A counter's column heading: short enough for 8 columns. */
+static const char *ctr_head(const char *name) {
+  static const char *const abbr[][2] = {{"instructions", "instr"}, {"cache-misses", "c-misses"},
+      {"cache-references", "c-refs"}, {"branch-misses", "br-miss"}, {"task-clock", "task-clk"},
+      {"page-faults", "faults"}, {"context-switches", "cswitch"}, {"cpu-migrations", "migrate"},
+      {"LLC-load-misses", "LLC-miss"}, {"L1-dcache-load-misses", "L1d-miss"}};
+  for (size_t i = 0; i < sizeof abbr / sizeof abbr[0]; i++)
+    if (!strcmp(abbr[i][0], name)) return abbr[i][1];
+  return name;
+}
+
+/* Event counts in 8 columns: 123456, 12.3M, 1.23G. */
+static void print_count(FILE *out, double v) {
+  static const char suffix[] = " kMGTPE";
+  int k = 0;
+  while (v >= 999999.5 && k < 6) v /= 1000, k++;
+  if (!k) fprintf(out, " %8.0f", v);
+  else fprintf(out, " %7.*f%c", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v, suffix[k]);
+}
+
+static void print_counts(FILE *out, const double *c) {
+  for (uint32_t k = 0; g_prof && k < g_prof->nctr; k++) print_count(out, c[k]);
+}
+
+static int ctr_room(void) { return g_prof ? 9 * (int)g_prof->nctr : 0; }
 static int by_metric(const void *x, const void *y) {
   const node_t *a = *(node_t *const *)x, *b = *(node_t *const *)y;
   double d = b->v[g_metric] - a->v[g_metric];
@@ -96,13 +126,15 @@ static void print_tree(FILE *out, node_t *n, int depth, double total, double cut
       hidden++;
       continue;
     }
-    fprintf(out, "%8.3f %6.1f%% %8.3f %8.3f %8.3f %8.3f  ", c->v[TP_M_TIME],
+    fprintf(out, "%8.3f %6.1f%% %8.3f %8.3f %8.3f %8.3f", c->v[TP_M_TIME],
             pct(c->v[g_metric], total), c->v[TP_M_WORK], c->v[TP_M_WAIT], c->v[TP_M_CPU],
             c->v[TP_M_BLAME]);
+    print_counts(out, c->c);
+    fputs("  ", out);
     int ind = depth < 24 ? depth : 24;
     if (depth >= 24) fprintf(out, "%*s+%d ", ind * 2 - 4, "", depth);
     else fprintf(out, "%*s", ind * 2, "");
-    print_name(out, c->loc->func, c->loc, WIDTH - 54 - ind * 2);
+    print_name(out, c->loc->func, c->loc, WIDTH - 54 - ctr_room() - ind * 2);
     print_tree(out, c, depth + 1, total, cut);
   }
   (void)hidden;
@@ -174,24 +206,64 @@ static void print_flat(const tp_profile_t *p, FILE *out, double total, double cu
 
 static void thread_label(const tp_profile_t *p, const tp_thread_t *t, char *buf, size_t n) {
   const char *kind = t->kind == 1 ? " initial" : "";
-  if (p->nprocs > 1)
+  if (p->procs[t->proc].rank >= 0)
+    snprintf(buf, n, "r%d:%u%s", p->procs[t->proc].rank, t->index, kind);
+  else if (p->nprocs > 1)
     snprintf(buf, n, "%lld:%u%s", (long long)p->procs[t->proc].pid, t->index, kind);
   else
     snprintf(buf, n, "%u%s", t->index, kind);
 }
 
 static void print_threads(const tp_profile_t *p, FILE *out) {
-  fprintf(out, "\nThreads (seconds)\n%-16s %8s %8s %8s %8s %6s %8s %8s  %s\n", "thread", "samples",
-          "time", "work", "wait", "wait%", "cpu", "blame", "tid");
+  fprintf(out, "\nThreads (seconds)\n%-16s %8s %8s %8s %8s %6s %8s %8s", "thread", "samples",
+          "time", "work", "wait", "wait%", "cpu", "blame");
+  for (uint32_t k = 0; k < p->nctr; k++) fprintf(out, " %8.8s", ctr_head(p->ctr_names[k]));
+  fprintf(out, "  %s\n", "tid");
   for (size_t i = 0; i < p->nthreads; i++) {
     const tp_thread_t *t = &p->threads[i];
     char label[64];
     thread_label(p, t, label, sizeof label);
-    fprintf(out, "%-16s %8llu %8.3f %8.3f %8.3f %5.1f%% %8.3f %8.3f  %lld\n", label,
+    fprintf(out, "%-16s %8llu %8.3f %8.3f %8.3f %5.1f%% %8.3f %8.3f", label,
             (unsigned long long)t->samples, t->v[TP_M_TIME], t->v[TP_M_WORK], t->v[TP_M_WAIT],
-            pct(t->v[TP_M_WAIT], t->v[TP_M_TIME]), t->v[TP_M_CPU], t->v[TP_M_BLAME],
-            (long long)t->tid);
+            pct(t->v[TP_M_WAIT], t->v[TP_M_TIME]), t->v[TP_M_CPU], t->v[TP_M_BLAME]);
+    print_counts(out, t->ctr);
+    fprintf(out, "  %lld\n", (long long)t->tid);
   }
+}
+
+static int by_rank(const void *x, const void *y) {
+  const tp_proc_t *a = *(const tp_proc_t *const *)x, *b = *(const tp_proc_t *const *)y;
+  return a->rank != b->rank ? (a->rank < b->rank ? -1 : 1) : (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/* One row per process (MPI rank): where its threads' time went.  MPI wait is the time of
+ * samples inside MPI calls, counted as wait (not work). */
+static void print_ranks(const tp_profile_t *p, FILE *out) {
+  int mpi = 0;
+  for (size_t i = 0; i < p->nprocs; i++) mpi |= p->procs[i].rank >= 0;
+  if (!mpi && p->nprocs < 2) return;
+  const tp_proc_t **order = xalloc(p->nprocs * sizeof *order);
+  for (size_t i = 0; i < p->nprocs; i++) order[i] = &p->procs[i];
+  qsort(order, p->nprocs, sizeof *order, by_rank);
+  fprintf(out, "\nRanks (seconds; MPI wait = samples inside MPI calls, counted as wait)\n"
+               "%-6s %8s %4s %8s %8s %8s %8s %6s %8s\n", "rank", "pid", "thr", "time", "work",
+          "omp wait", "MPI wait", "MPI%", "cpu");
+  for (size_t i = 0; i < p->nprocs; i++) {
+    const tp_proc_t *pr = order[i];
+    size_t pi = (size_t)(pr - p->procs);
+    double time = 0, cpu = 0;
+    unsigned nt = 0;
+    for (size_t t = 0; t < p->nthreads; t++)
+      if (p->threads[t].proc == pi) nt++, time += p->threads[t].v[TP_M_TIME], cpu += p->threads[t].v[TP_M_CPU];
+    double omp = pr->by_class[TP_SC_WAIT] + pr->by_class[TP_SC_IDLE] + pr->by_class[TP_SC_RTWAIT];
+    char rank[16];
+    if (pr->rank >= 0) snprintf(rank, sizeof rank, "%d", pr->rank);
+    else snprintf(rank, sizeof rank, "-");
+    fprintf(out, "%-6s %8lld %4u %8.3f %8.3f %8.3f %8.3f %5.1f%% %8.3f\n", rank, (long long)pr->pid,
+            nt, time, pr->by_class[TP_SC_WORK], omp, pr->by_class[TP_SC_MPI],
+            pct(pr->by_class[TP_SC_MPI], time), cpu);
+  }
+  free(order);
 }
 
 /* "creator (file:line) < caller < ... < main": the function that created the region first,
@@ -227,6 +299,34 @@ static void print_regions(const tp_profile_t *p, FILE *out) {
   }
 }
 
+/* Counters: their totals (and instructions per cycle), sampling on a counter, and what was
+ * asked for but not recorded. */
+static void print_counter_header(const tp_profile_t *p, FILE *out) {
+  double ctot[TP_NCTR] = {0};
+  for (size_t t = 0; t < p->nthreads; t++)
+    for (uint32_t k = 0; k < p->nctr; k++) ctot[k] += p->threads[t].ctr[k];
+  if (p->nctr) {
+    int cyc = -1, ins = -1;
+    fputs("counters (user space, events over the samples' intervals):", out);
+    for (uint32_t k = 0; k < p->nctr; k++) {
+      fprintf(out, " %s %.4g%s", p->ctr_names[k], ctot[k], k + 1 < p->nctr ? "," : "");
+      if (!strcmp(p->ctr_names[k], "cycles")) cyc = (int)k;
+      if (!strcmp(p->ctr_names[k], "instructions")) ins = (int)k;
+    }
+    if (cyc >= 0 && ins >= 0 && ctot[cyc] > 0) fprintf(out, "; %.2f instructions per cycle", ctot[ins] / ctot[cyc]);
+    fputc('\n', out);
+  }
+  for (size_t i = 0; i < p->nprocs; i++) {
+    const tp_proc_t *pr = &p->procs[i];
+    if (pr->sample_on && (i == 0 || !p->procs[0].sample_on))
+      fprintf(out, "sampled every %llu %s events of each thread (not a timer): time is the CPU "
+                   "time the samples stand for\n",
+              (unsigned long long)pr->sample_period, pr->sample_on);
+    if (pr->counter_note && (i == 0 || !p->procs[0].counter_note))
+      fprintf(out, "not recorded: %s\n", pr->counter_note);
+  }
+}
+
 static void print_header(const tp_profile_t *p, FILE *out, const double *tot, double wait_cpu) {
   uint64_t samples = 0, lost = 0, late = 0;
   double dur = 0, lost_time = 0, late_extra = 0;
@@ -240,18 +340,25 @@ static void print_header(const tp_profile_t *p, FILE *out, const double *tot, do
     late_extra += pr->late_extra;
     has_cpu |= pr->has_cpu;
     if (pr->duration > dur) dur = pr->duration;
+    char rank[24] = "";
+    if (pr->rank >= 0) snprintf(rank, sizeof rank, ", rank %d", pr->rank);
     if (i < 4)
-      fprintf(out, "tomp-prof report: %.60s  (pid %lld%s%.0d)  runtime: %s\n",
-              pr->cmdline ? pr->cmdline : "?", (long long)pr->pid, pr->rank >= 0 ? ", rank " : "",
-              pr->rank >= 0 ? pr->rank : 0, pr->runtime && *pr->runtime ? pr->runtime : "?");
+      fprintf(out, "tomp-prof report: %.60s  (pid %lld%s)  runtime: %s\n",
+              pr->cmdline ? pr->cmdline : "?", (long long)pr->pid, rank,
+              pr->runtime && *pr->runtime ? pr->runtime : "?");
   }
   if (p->nprocs > 4) fprintf(out, "tomp-prof report: ... %zu processes in all\n", p->nprocs);
+  double mpi = 0;
+  for (size_t i = 0; i < p->nprocs; i++) mpi += p->procs[i].by_class[TP_SC_MPI];
   fprintf(out, "%zu thread%s, %llu samples (%llu lost) at %u Hz, %.3f s recorded\n", p->nthreads,
           p->nthreads == 1 ? "" : "s", (unsigned long long)samples, (unsigned long long)lost,
           p->nprocs ? p->procs[0].sample_hz : 0, dur);
   fprintf(out, "thread time %.3f s = work %.3f s + wait %.3f s (%.1f%% waiting); blame %.3f s\n",
           tot[TP_M_TIME], tot[TP_M_WORK], tot[TP_M_WAIT], pct(tot[TP_M_WAIT], tot[TP_M_TIME]),
           tot[TP_M_BLAME]);
+  if (mpi > 0)
+    fprintf(out, "MPI wait %.3f s (%.1f%% of thread time): samples inside MPI calls, counted as wait\n",
+            mpi, pct(mpi, tot[TP_M_TIME]));
   /* every timer period is accounted for: merged expiries weigh their sample, lost ones are
    * said here */
   if (late)
@@ -266,10 +373,12 @@ static void print_header(const tp_profile_t *p, FILE *out, const double *tot, do
                  "off CPU (blocked, preempted)\n",
             tot[TP_M_CPU], tot[TP_M_TIME], tot[TP_M_CPU] - wait_cpu, wait_cpu,
             tot[TP_M_WAIT] > wait_cpu ? tot[TP_M_WAIT] - wait_cpu : 0);
+  print_counter_header(p, out);
 }
 
 int tp_view_text(const tp_profile_t *p, FILE *out) {
   g_metric = tp_view_opts.metric >= 0 && tp_view_opts.metric < TP_NMETRIC ? tp_view_opts.metric : TP_M_TIME;
+  g_prof = p;
   double tot[TP_NMETRIC] = {0}, wait_cpu = 0;
   node_t root = {0};
   for (size_t s = 0; s < p->nstacks; s++) {
@@ -280,18 +389,21 @@ int tp_view_text(const tp_profile_t *p, FILE *out) {
     for (uint32_t d = 0; d < st->depth; d++) {
       n = child(n, &p->locs[st->locs[d]]);
       for (int m = 0; m < TP_NMETRIC; m++) n->v[m] += st->v[m];
+      for (int k = 0; k < TP_NCTR; k++) n->c[k] += st->ctr[k];
     }
   }
   print_header(p, out, tot, wait_cpu);
   double cut = tot[g_metric] * tp_view_opts.min_percent / 100.0;
   fprintf(out, "\nCall tree (seconds; %% of %s; nodes under %.2g%% hidden)\n", tp_metric_name[g_metric],
           tp_view_opts.min_percent);
-  fprintf(out, "%8s %7s %8s %8s %8s %8s  %s\n", "time", "%", "work", "wait", "cpu", "blame",
-          "function");
+  fprintf(out, "%8s %7s %8s %8s %8s %8s", "time", "%", "work", "wait", "cpu", "blame");
+  for (uint32_t k = 0; k < p->nctr; k++) fprintf(out, " %8.8s", ctr_head(p->ctr_names[k]));
+  fprintf(out, "  %s\n", "function");
   print_tree(out, &root, 0, tot[g_metric], cut);
   free_tree(root.child);
   print_flat(p, out, tot[g_metric], cut);
   print_threads(p, out);
+  print_ranks(p, out);
   print_regions(p, out);
   return ferror(out) ? -1 : 0;
 }
