@@ -166,6 +166,8 @@ tomp_icv_t *tomp_icv_taskless(tomp_thread_t *thr) {
   return &thr->initial_task.icv;
 }
 
+tomp_icv_t *tomp_icv_slow(void) { return tomp_icv_of(tomp_thread()); }
+
 static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;

@@ -124,7 +124,15 @@ static inline tomp_icv_t *tomp_icv_of(tomp_thread_t *thr) {
   if (tomp_unlikely(!task)) return tomp_icv_taskless(thr);
   return &task->icv;
 }
-static inline tomp_icv_t *tomp_icv(void) { return tomp_icv_of(tomp_thread()); }
+/* The calling thread's ICVs; one out-of-line call for both rare cases (a thread tomp does
+ * not know yet, a thread with no task), so the common path keeps no frame: one test more. */
+tomp_icv_t *tomp_icv_slow(void) TOMP_HIDDEN;
+static inline tomp_icv_t *tomp_icv(void) {
+  tomp_thread_t *t = tomp_self;
+  tomp_task_t *task;
+  if (tomp_likely(t != NULL) && tomp_likely((task = t->task) != NULL)) return &task->icv;
+  return tomp_icv_slow();
+}
 
 
 void tomp_pool_release_idle(tomp_thread_t *thr) TOMP_HIDDEN; /* thread.c */

@@ -188,6 +188,17 @@ static void static_dispatch(tomp_thread_t *thr, int wstype, uint64_t lb0, int64_
   }
 }
 
+/* Cancellation is on: core's cancellation needs to know the construct (a doacross loop has
+ * its own; distribute is the league's, which `cancel` does not name).  Out of line: the
+ * common path pays one test. */
+static __attribute__((noinline, cold)) void static_cancellable(tomp_thread_t *thr,
+                                                               const ident_t *loc, int sched,
+                                                               uint64_t n) {
+  if (!tomp_kmp_dx.ndim && sched != KMP_DISTRIBUTE_STATIC && sched != KMP_DISTRIBUTE_STATIC_CHUNKED)
+    tomp_ws_static_enter(
+        thr, loc && (loc->flags & KMP_IDENT_WORK_SECTIONS) ? TOMP_WS_SECTIONS : TOMP_WS_LOOP, n);
+}
+
 static void static_init(ident_t *loc, int schedtype, bool is_signed, kmp_int32 *plast, uint64_t *lb,
                         uint64_t *ub, uint64_t *st, int64_t incr, int64_t chunk) {
   tomp_thread_t *thr = tomp_thread();
@@ -206,11 +217,7 @@ static void static_init(ident_t *loc, int schedtype, bool is_signed, kmp_int32 *
     static_ev_begin(thr, wstype, n);
     if (TOMP_EV_WANTED(TOMP_EV_DISPATCH)) static_dispatch(thr, wstype, lb0, incr, n, &o);
   }
-  /* core's cancellation needs to know the construct (a doacross loop has its own; distribute
-   * is the league's, which `cancel` does not name) */
-  if (!tomp_kmp_dx.ndim && sched != KMP_DISTRIBUTE_STATIC && sched != KMP_DISTRIBUTE_STATIC_CHUNKED)
-    tomp_ws_static_begin(
-        thr, loc && (loc->flags & KMP_IDENT_WORK_SECTIONS) ? TOMP_WS_SECTIONS : TOMP_WS_LOOP, n);
+  if (tomp_unlikely(tomp_g.cancellation)) static_cancellable(thr, loc, sched, n);
 }
 
 /* One entry point per variant: widen, compute, truncate. */
