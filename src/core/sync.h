@@ -50,11 +50,8 @@ static inline void tomp_cpu_relax(void) {
 #endif
 }
 
-extern unsigned tomp_nthreads_sleeping;
 static inline void tomp_futex_wait(uint32_t *addr, uint32_t val) {
-  __atomic_add_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
   syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-  __atomic_sub_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
 }
 
 static inline void tomp_futex_wake(uint32_t *addr, int n) {
@@ -72,15 +69,19 @@ extern unsigned tomp_nthreads_live; /* threads that may spin: workers + initial 
 extern unsigned tomp_num_procs;
 
 /* A busy machine (wait.c): at the last sample more threads were runnable than there are
- * CPUs, or than tomp's own runnable threads when they outnumber the CPUs: the thread a
- * waiter polls for may be waiting for a CPU, and a yield would hand the CPU to another
- * program for a whole time slice.  A wait then polls tomp_spin_count_busy times without
- * yielding and sleeps (a sleeper's CPU goes to whoever needs it, and a woken sleeper is
- * scheduled promptly).  Sampled from inside waits, at most once per TOMP_BUSY_PERIOD_NS. */
+ * CPUs, so the thread a waiter polls for may be waiting for a CPU.  A wait then does not
+ * poll at all (tomp_spin_count_busy) and sleeps: a sleeper's CPU goes to whoever needs it,
+ * the scheduler may move the awaited thread there, and a woken sleeper runs promptly.  When
+ * tomp's own threads outnumber the CPUs, polls yield instead (below), and what counts is
+ * whether a yield recently gave the CPU away for long (tomp_yield_slow): then another
+ * program had it, and waits sleep at once for a while.  Sampled from inside waits, at most
+ * once per millisecond. */
 extern uint32_t tomp_machine_busy;
+extern uint32_t tomp_yield_slow;
 extern unsigned long tomp_spin_count_busy;
 extern bool tomp_busy_sampling; /* false: never busy (OMP_WAIT_POLICY=active, GOMP_SPINCOUNT) */
 void tomp_busy_sample(void) __attribute__((visibility("hidden")));
+void tomp_wait_yield(void) __attribute__((visibility("hidden")));
 /* per thread: this wait yields at each poll (decided when it starts, with its budget); polls
  * and busy waits since the last look at the sample */
 extern __thread bool tomp_wait_yields __attribute__((tls_model("initial-exec")))
@@ -109,21 +110,24 @@ static inline unsigned long tomp_spins_busy(void) {
 /* The budget of the wait that starts now: the caller polls that many times, calling
  * tomp_wait_pause between polls, then sleeps. */
 static inline unsigned long tomp_spins(void) {
-  if (tomp_unlikely(tomp_load_rlx(&tomp_machine_busy))) return tomp_spins_busy();
   unsigned live = tomp_load_rlx(&tomp_nthreads_live);
-  bool oversub = live > tomp_num_procs;
-  tomp_wait_yields = oversub;
-  return tomp_likely(!oversub) ? tomp_spin_count : tomp_spins_oversub(live);
+  if (tomp_likely(live <= tomp_num_procs)) {
+    if (tomp_unlikely(tomp_load_rlx(&tomp_machine_busy))) return tomp_spins_busy();
+    tomp_wait_yields = false;
+    return tomp_spin_count;
+  }
+  if (tomp_unlikely(tomp_load_rlx(&tomp_yield_slow))) return tomp_spins_busy();
+  tomp_wait_yields = true;
+  return tomp_spins_oversub(live);
 }
 
-/* One poll's pause in a wait loop.  Oversubscribed (and the machine otherwise not busy), the
- * thread we wait for is likely one of ours waiting for our CPU: a poll then yields it, so a
- * hand-over costs a context switch instead of a futex sleep and wake-up (the budget,
- * tomp_spins(), then counts yields).  Every TOMP_BUSY_POLLS polls the busy sample may be
- * renewed. */
+/* One poll's pause in a wait loop.  Oversubscribed, the thread we wait for is likely one of
+ * ours waiting for our CPU: a poll then yields it (tomp_wait_yield, timed), so a hand-over
+ * costs a context switch instead of a futex sleep and wake-up (the budget, tomp_spins(),
+ * then counts yields).  Every TOMP_BUSY_POLLS polls the busy sample may be renewed. */
 static inline void tomp_wait_pause(void) {
   if (tomp_wait_yields)
-    sched_yield();
+    tomp_wait_yield();
   else
     tomp_cpu_relax();
   if (tomp_unlikely(++tomp_wait_polls >= TOMP_BUSY_POLLS)) tomp_busy_sample();

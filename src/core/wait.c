@@ -5,34 +5,42 @@
  * moving the thread onto it.  Yielding is no better once other programs are runnable: a
  * yield hands the CPU to one of them for its whole slice (measured, docs/benchmarks.md,
  * "Contention": 2 threads, a busy process per CPU, a yielding wait made a loop of short
- * regions 50-100 times slower than one that sleeps).  So on a busy machine a wait polls a
- * few times without yielding and sleeps (sync.h, tomp_spins): a sleeper's CPU goes to
- * whoever needs it, the scheduler may move the awaited thread there, and a woken sleeper
- * runs promptly.
+ * regions 50-100 times slower than one that sleeps).  So (sync.h, tomp_spins):
  *
- * "Busy" is Linux's count of runnable threads in /proc/loadavg (the sampling thread
- * included) above the number of CPUs, or, when tomp's own threads outnumber the CPUs, above
- * the number of them not asleep (then a yield could only reach another program).  One
- * thread at a time reads it, at most once per TOMP_BUSY_PERIOD_NS, and only from inside a
- * wait: a program that never waits never reads it, and on an idle machine a wait that ends
- * within TOMP_BUSY_POLLS polls never looks.  Where the file cannot be read the machine
- * counts as never busy (the behaviour before this existed).  OMP_WAIT_POLICY=active and
- * GOMP_SPINCOUNT turn it off (env.c): waits then poll as asked. */
+ * - tomp's threads fit the CPUs: the machine is busy when Linux's count of runnable threads
+ *   (/proc/loadavg's fourth field, the sampling thread included) exceeds the machine's CPUs;
+ *   then a wait sleeps at once instead of polling for 2 ms.
+ * - tomp's threads outnumber the CPUs: a poll yields, which hands the CPU to a partner of
+ *   ours on an otherwise idle machine (far cheaper than a sleep and a wake-up).  A yield
+ *   that keeps us off the CPU for TOMP_YIELD_SLOW_NS gave it to another program: then waits
+ *   sleep at once (tomp_yield_slow) until TOMP_YIELD_RETRY_NS later, when yields are tried
+ *   again.  (The runnable count cannot tell here: with a team larger than the machine, any
+ *   other runnable thread makes it exceed the CPUs, and yields between our own threads are
+ *   still worth it when that other thread is on another CPU.)
+ *
+ * One thread at a time reads /proc/loadavg, at most once per TOMP_BUSY_PERIOD_NS, from
+ * inside a wait: a program that never waits never reads it, and on an idle machine a wait
+ * that ends within TOMP_BUSY_POLLS polls never looks.  Where the file cannot be read the
+ * machine counts as never busy.  OMP_WAIT_POLICY=active and GOMP_SPINCOUNT turn all of this
+ * off (env.c): waits then poll as asked. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "internal.h"
 
-#define TOMP_BUSY_PERIOD_NS 1000000u /* 1 ms: a scheduler slice is a few ms */
+#define TOMP_BUSY_PERIOD_NS 1000000u    /* 1 ms: a scheduler slice is a few ms */
+#define TOMP_YIELD_SLOW_NS 500000u      /* a partner's turn on the CPU in a short region is less */
+#define TOMP_YIELD_RETRY_NS 100000000ul /* one slow yield per 100 ms costs a few percent */
 
 uint32_t tomp_machine_busy;
+uint32_t tomp_yield_slow;
+static uint64_t yield_slow_at; /* tomp_now_ns() when a yield was last found slow */
 /* Polls (without yielding) of a wait on a busy machine before it sleeps: none.  Measured
  * (docs/benchmarks.md, "Contention"): 100 polls (a few microseconds) and 1000 were slower
  * than sleeping at once, at 2 and 4 threads, under every load tried. */
 unsigned long tomp_spin_count_busy = 0;
 bool tomp_busy_sampling = true;
-unsigned tomp_nthreads_sleeping;
 __thread bool tomp_wait_yields __attribute__((tls_model("initial-exec")));
 __thread uint32_t tomp_wait_polls __attribute__((tls_model("initial-exec")));
 
@@ -64,21 +72,30 @@ void tomp_busy_sample(void) {
   tomp_wait_polls = 0;
   if (!tomp_load_rlx(&tomp_busy_sampling)) return;
   uint64_t now = tomp_now_ns();
+  if (tomp_load_rlx(&tomp_yield_slow) && now - tomp_load_rlx(&yield_slow_at) >= TOMP_YIELD_RETRY_NS)
+    tomp_store_rlx(&tomp_yield_slow, 0);
   if (now - tomp_load_rlx(&sampled_at) < TOMP_BUSY_PERIOD_NS) return;
   uint32_t idle = 0;
   if (!tomp_cas(&sampling, &idle, 1)) return; /* another thread is at it */
   if (now - tomp_load_rlx(&sampled_at) >= TOMP_BUSY_PERIOD_NS) {
     long r = runnable_threads();
     if (r < 0) tomp_store_rlx(&tomp_busy_sampling, false); /* never busy, as before */
-    /* tomp's threads not asleep: with more of them than CPUs, runnable threads beyond these
-     * are other programs' */
-    long ours =
-        (long)tomp_load_rlx(&tomp_nthreads_live) - (long)tomp_load_rlx(&tomp_nthreads_sleeping);
     static long cpus; /* the machine's, as the count is: not just those we may use */
     if (!cpus) cpus = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-    uint32_t busy = r > (ours > cpus ? ours : cpus);
+    uint32_t busy = r > cpus;
     if (tomp_load_rlx(&tomp_machine_busy) != busy) tomp_store_rlx(&tomp_machine_busy, busy);
     tomp_store_rlx(&sampled_at, tomp_now_ns());
   }
   tomp_store_rel(&sampling, 0);
+}
+
+void tomp_wait_yield(void) {
+  uint64_t t0 = tomp_now_ns();
+  sched_yield();
+  uint64_t t1 = tomp_now_ns();
+  if (tomp_likely(t1 - t0 < TOMP_YIELD_SLOW_NS) || !tomp_load_rlx(&tomp_busy_sampling)) return;
+  /* another program had the CPU: this wait and the next ones sleep instead */
+  tomp_wait_yields = false;
+  tomp_store_rlx(&yield_slow_at, t1);
+  if (!tomp_load_rlx(&tomp_yield_slow)) tomp_store_rlx(&tomp_yield_slow, 1);
 }

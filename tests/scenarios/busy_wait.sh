@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Waiting on a busy machine (src/core/wait.c): tomp reads how many threads are runnable from
-# /proc/loadavg; more than the CPUs (or than tomp's own threads awake, when those outnumber
-# the CPUs) means a yield would hand the CPU to another program for a whole time slice, so a
-# wait then sleeps instead of yielding.  This runs tests/scenarios/busy_wait.c under a shim
-# that serves /proc/loadavg from a file the program rewrites (busy or idle at will, whatever
-# the machine's real load) and counts each thread's sched_yield and futex-wait calls.
-# The program runs on one CPU (taskset), so its 2 threads are oversubscribed and yield when
-# the machine is otherwise idle.  Checked: idle, a wait for a partner that is not running yields; busy, it does not yield
-# and sleeps (before wait.c it yielded 128 times: failed), and short regions stay correct;
-# OMP_WAIT_POLICY=active waits as on an idle machine.
+# Waiting on a busy machine (src/core/wait.c).  With tomp's threads fitting the CPUs, a wait
+# sleeps at once when /proc/loadavg shows more runnable threads than CPUs; with more threads
+# than CPUs a wait yields (a hand-over between our own threads) until a yield is found slow
+# (it gave the CPU to another program for its time slice), and then sleeps instead.  This runs
+# tests/scenarios/busy_wait.c under a shim that serves /proc/loadavg from a file the program
+# rewrites (busy or idle at will, whatever the machine's real load), can make every
+# sched_yield take 2 ms or return at once, and counts each thread's sched_yield and futex-wait calls.  Checked:
+# oversubscribed (taskset to one CPU), a wait for a partner that is not running yields, the
+# machine idle or busy; after slow yields it sleeps without yielding (before wait.c it
+# yielded 127 times: failed), and regions stay correct; OMP_WAIT_POLICY=active keeps
+# yielding; on 2+ CPUs and busy, a wait does not yield and short regions stay correct.
 set -u
 B=${TOMP_BUILD:?}
 W=${TEST_OUT:-/tmp}/busy_wait
@@ -29,8 +30,15 @@ gcc -O2 -Wall -Wextra -fPIC -shared -x c - -o "$W/shim.so" -ldl <<'C' || exit 1
 static __thread unsigned long yields, sleeps;
 unsigned long shim_my_yields(void) { return yields; }
 unsigned long shim_my_sleeps(void) { return sleeps; }
+#include <time.h>
 int sched_yield(void) {
   yields++;
+  if (getenv("BUSY_SLOW_YIELD")) {
+    struct timespec ts = {0, 2000000};
+    nanosleep(&ts, NULL);
+    return 0;
+  }
+  if (getenv("BUSY_FAST_YIELD")) return 0; /* the machine's load cannot make it slow */
   return (int)syscall(SYS_sched_yield);
 }
 long syscall(long n, ...) {
@@ -57,13 +65,20 @@ int open(const char *path, int flags, ...) {
 }
 C
 rc=0
-for mode in default active; do
-  pol=() && [ $mode = active ] && pol=(OMP_WAIT_POLICY=active)
+run() { # name, taskset CPUs or "", env..., then the mode
+  local name=$1 cpus=$2
+  shift 2
+  local pin=() && [ -n "$cpus" ] && pin=(taskset -c "$cpus")
   if env LD_LIBRARY_PATH="$B/lib" LD_PRELOAD="${SANLIB:+$SANLIB }$W/shim.so" OMP_NUM_THREADS=2 \
-      BUSY_LOADAVG="$W/loadavg" "${pol[@]}" timeout -k 5 120 taskset -c 0 "$W/busy_wait" $mode >"$W/$mode.out" 2>&1; then
-    cat "$W/$mode.out"
+      BUSY_LOADAVG="$W/loadavg" "$@" timeout -k 5 120 "${pin[@]}" "$W/busy_wait" "$name" \
+      >"$W/$name.out" 2>&1; then
+    cat "$W/$name.out"
   else
-    echo "FAIL: busy_wait $mode"; cat "$W/$mode.out"; rc=1
+    echo "FAIL: busy_wait $name"; cat "$W/$name.out"; rc=1
   fi
-done
+}
+run oversub 0 BUSY_FAST_YIELD=1
+run slow 0 BUSY_SLOW_YIELD=1
+run active 0 BUSY_SLOW_YIELD=1 OMP_WAIT_POLICY=active
+if [ "$(nproc)" -ge 2 ]; then run busy ""; else echo "busy: skipped (one CPU)"; fi
 exit $rc
