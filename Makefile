@@ -9,7 +9,8 @@
 #   make install PREFIX=/usr/local
 #   make demo            build tomp and run examples/ (plain gcc -fopenmp programs) on it
 #   make check           release, TSan and ASan+UBSan builds, the whole suite on each
-#   make bench           microbenchmarks: tomp vs libgomp vs libomp (BENCH_ARGS="--quick ...")
+#   make bench           microbenchmarks: tomp vs libgomp vs libomp (gcc binaries), tomp vs
+#                        libomp (clang binaries) (BENCH_ARGS="--quick ...")
 #   make bench-callgrind instructions per fork/join and barrier, and the OMPT no-tool cost
 #   make bench-apps      NPB, LULESH, BOTS, EPCC on the three runtimes (bench/apps.sh, cached)
 VERSION := 0.1.0

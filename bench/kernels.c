@@ -418,11 +418,17 @@ static int note_omp_lib(struct dl_phdr_info *info, size_t size, void *arg) {
   return 0;
 }
 
-/* bound: the file GOMP_parallel@GOMP_4.0 comes from; loaded: every OpenMP runtime mapped. */
+/* bound: the file this binary's fork entry point comes from (gcc's GOMP_parallel@GOMP_4.0,
+ * clang's __kmpc_fork_call@VERSION); loaded: every OpenMP runtime mapped. */
+#ifdef __clang__
+#define FORK_SYMBOL "__kmpc_fork_call", "VERSION"
+#else
+#define FORK_SYMBOL "GOMP_parallel", "GOMP_4.0"
+#endif
 static void which_runtime(char *bound, size_t size, struct libs *loaded) {
   Dl_info info;
   char real[PATH_MAX];
-  void *fn = dlvsym(RTLD_DEFAULT, "GOMP_parallel", "GOMP_4.0");
+  void *fn = dlvsym(RTLD_DEFAULT, FORK_SYMBOL);
   if (fn && dladdr(fn, &info) && info.dli_fname)
     snprintf(bound, size, "%s", realpath(info.dli_fname, real) ? real : info.dli_fname);
   else

@@ -3,7 +3,8 @@
  *
  * One binary, compiled once with `gcc -fopenmp -O2`, is run unchanged on tomp, GCC's libgomp
  * and LLVM's libomp (its GOMP compatibility layer); only the library the loader binds changes.
- * So the comparison is of runtimes, never of compilers.
+ * So the comparison is of runtimes, never of compilers.  The same source compiled once with
+ * `clang-14 -fopenmp -O2` (LLVM's __kmpc_* ABI) runs on tomp (as libomp.so.5) and libomp.
  *
  *   ompbench [-T THREADS] [-t SECONDS] [-b BATCHES] TEST   run one test, print one RESULT line
  *   ompbench -l                                    list tests with a one-line description
@@ -371,10 +372,18 @@ static int list_omp_lib(struct dl_phdr_info *info, size_t size, void *arg) {
   return 0;
 }
 
-/* The library GOMP_parallel@GOMP_4.0 resolves to (what this program's calls bind to), and
- * every OpenMP-looking library mapped (to catch a second runtime loaded alongside). */
+/* The entry point every parallel region of this binary calls: gcc's GOMP_parallel@GOMP_4.0,
+ * clang's __kmpc_fork_call@VERSION (the version node a clang binary needs from libomp.so.5). */
+#ifdef __clang__
+#define FORK_SYMBOL "__kmpc_fork_call", "VERSION"
+#else
+#define FORK_SYMBOL "GOMP_parallel", "GOMP_4.0"
+#endif
+
+/* The library FORK_SYMBOL resolves to (what this program's calls bind to), and every
+ * OpenMP-looking library mapped (to catch a second runtime loaded alongside). */
 static void runtime_info(char *bound, size_t bsz, char *loaded) {
-  void *sym = dlvsym(RTLD_DEFAULT, "GOMP_parallel", "GOMP_4.0");
+  void *sym = dlvsym(RTLD_DEFAULT, FORK_SYMBOL);
   Dl_info di;
   char real[PATH_MAX];
   snprintf(bound, bsz, "?");

@@ -12,6 +12,10 @@
 # the 25 pairs ordered the other way).  Then the OMPT rows (tomp and libomp with no tool, a
 # tool registering no callback, a tool registering every callback) if the CSV has them, and a
 # summary: geometric means of the ratios per thread count and the worst rows for tomp.
+# If the CSV has clang rows (configurations tomp@clang and libomp@clang: the suite built with
+# clang-14, run on tomp as libomp.so.5 and on LLVM's libomp), their own tables follow: "clang
+# binaries: tomp vs libomp" per thread count, with the same noise marks, and their summary
+# (geometric mean of tomp/libomp, rows above 1.2).
 #
 # The chart has one panel per thread count, two bars per row (tomp/libgomp, tomp/libomp) on a
 # log2 scale; hollow bars are within noise.  When gnuplot is missing it is installed if this
@@ -26,6 +30,7 @@ trap 'rm -rf "$TMP"' EXIT
 # One awk pass writes the markdown and, per thread count, the chart data (TMP/chart.T).
 awk -F, -v chart="$TMP/chart" -v png="$(basename "$PNG")" '
 function fmt(v) { return v == "" ? "n/a" : v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : sprintf("%.2f", v) }
+function sort_desc(v, n,   i, j, x) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] > v[i]) { x = v[i]; v[i] = v[j]; v[j] = x } }
 function geo_add(name, r) { if (r > 0) { GS[name] += log(r); GN[name]++ } }
 function geo(name) { return GN[name] ? sprintf("%.2f", exp(GS[name] / GN[name])) : "n/a" }
 # Mann-Whitney: is a (";"-separated values) different from b?  1 = yes (p < 0.05)
@@ -39,6 +44,8 @@ function differs(a, b,   x, y, i, j, nx, ny, u, z) {
 }
 function ratio(k, ref) { return (MED[k, "tomp"] != "" && MED[k, ref] > 0) ? MED[k, "tomp"] / MED[k, ref] : "" }
 function cell(r, sig) { return r == "" ? "-" : sprintf("%.2f%s", r, sig ? "" : " ~") }
+function cratio(k) { return (MED[k, "tomp@clang"] != "" && MED[k, "libomp@clang"] > 0) ? MED[k, "tomp@clang"] / MED[k, "libomp@clang"] : "" }
+function cval(k, rt) { return MED[k, rt] != "" ? fmt(MED[k, rt]) : "n/a (" WHY[k, rt] ")" }
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
   T = $col["threads"]; t = $col["test"]; rt = $col["runtime"]; k = T SUBSEP t
@@ -48,6 +55,7 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
   else { MED[k, rt] = ""; WHY[k, rt] = $col["status"] }
   HAVE[k, rt] = 1
   if (rt ~ /\+/) ompt[k] = 1
+  if (rt ~ /@clang$/) clang[k] = 1
   date = $col["date"]; cpus = $col["cpus"]; lb = $col["load_before"]; la = $col["load_after"]
   busy = $col["others_busy_pct"]; commit = $col["tomp_commit"]
   cpu = ("cpu_model" in col) ? $col["cpu_model"] : "?"; vers = ("versions" in col) ? $col["versions"] : "?"
@@ -58,6 +66,9 @@ END {
   printf "Versions: %s; tomp %s.  Median of %s interleaved runs of %s s each (a run reports the median of its 5 batches), ns per op; ratio > 1: tomp slower; best = the faster of libgomp and libomp on the row; ~ = within noise (Mann-Whitney p >= 0.05).\n\n", vers, commit, reps, tsec
   for (a = 1; a <= nT; a++) {
     T = Ts[a]
+    hv = 0
+    for (b = 1; b <= ntests; b++) hv += HAVE[T SUBSEP tests[b], "tomp"]
+    if (!hv) continue
     printf "#### %s thread%s\n\n", T, T == 1 ? "" : "s"
     print "| test | tomp | libgomp | libomp | tomp/libgomp | tomp/libomp | tomp/best | best batches: tomp/best |"
     print "|---|--:|--:|--:|--:|--:|--:|--:|"
@@ -116,10 +127,50 @@ END {
   printf "| all | %d | | | %s | | | |\n\n", GN["all"], geo("all")
   # the worst rows: highest tomp/best
   n = nw < 8 ? nw : 8
-  for (i = 1; i <= nw; i++) for (j = i + 1; j <= nw; j++) if (worst[j] > worst[i]) { x = worst[i]; worst[i] = worst[j]; worst[j] = x }
+  sort_desc(worst, nw)
   printf "Worst rows for tomp (tomp/best):"
   for (i = 1; i <= n; i++) { split(worst[i], w, "|"); printf "%s %s (%s thr) %.2f vs %s%s", (i > 1 ? ";" : ""), w[2], w[3], w[1], w[4], w[5] }
   print ".\n"
+  ncl = 0
+  for (a = 1; a <= nT; a++) for (b = 1; b <= ntests; b++) if ((Ts[a] SUBSEP tests[b]) in clang) ncl++
+  if (ncl) {
+    for (a = 1; a <= nT; a++) {
+      T = Ts[a]
+      hv = 0
+      for (b = 1; b <= ntests; b++) hv += (T SUBSEP tests[b]) in clang
+      if (!hv) continue
+      printf "#### clang binaries: tomp vs libomp, %s thread%s\n\n", T, T == 1 ? "" : "s"
+      print "| test | tomp | libomp | tomp/libomp | best batches: tomp/libomp |"
+      print "|---|--:|--:|--:|--:|"
+      for (b = 1; b <= ntests; b++) {
+        t = tests[b]; k = T SUBSEP t
+        if (!(k in clang)) continue
+        r = cratio(k); sg = differs(RUNS[k, "tomp@clang"], RUNS[k, "libomp@clang"])
+        bb = (BEST[k, "tomp@clang"] != "" && BEST[k, "libomp@clang"] > 0) ? sprintf("%.2f", BEST[k, "tomp@clang"] / BEST[k, "libomp@clang"]) : "-"
+        printf "| %s | %s | %s | %s | %s |\n", t, cval(k, "tomp@clang"), cval(k, "libomp@clang"), cell(r, sg), bb
+        if (r != "") {
+          geo_add("c" T, r); geo_add("call", r)
+          if (!sg) cnoise[T]++; else if (r < 1) cahead[T]++; else cbehind[T]++
+          if (r > 1.2) cover[T]++
+          cworst[++ncw] = sprintf("%012.4f|%s|%s|%s", r, t, T, sg ? "" : " (within noise)")
+        }
+      }
+      print ""
+    }
+    print "#### clang binaries: summary (geometric mean of tomp/libomp over the rows both ran)\n"
+    print "| threads | rows | tomp/libomp | tomp faster | slower | within noise | rows above 1.2 |"
+    print "|--:|--:|--:|--:|--:|--:|--:|"
+    for (a = 1; a <= nT; a++) {
+      T = Ts[a]
+      if (!GN["c" T]) continue
+      printf "| %s | %d | %s | %d | %d | %d | %d |\n", T, GN["c" T], geo("c" T), cahead[T], cbehind[T], cnoise[T], cover[T]
+    }
+    printf "| all | %d | %s | | | | |\n\n", GN["call"], geo("call")
+    sort_desc(cworst, ncw)
+    printf "Worst clang rows for tomp (tomp/libomp):"
+    for (i = 1; i <= (ncw < 8 ? ncw : 8); i++) { split(cworst[i], w, "|"); printf "%s %s (%s thr) %.2f%s", (i > 1 ? ";" : ""), w[2], w[3], w[1], w[4] }
+    print ".\n"
+  }
   if (png != "") printf "Chart: `%s`.\n", png
 }' "$CSV" >"$MD" || exit 1
 

@@ -2,13 +2,21 @@
 # Side-by-side benchmarks: tomp vs GCC's libgomp vs LLVM's libomp (GOMP layer).
 #
 #   bench/run.sh [--quick] [--reps N] [--threads T[,T...]] [--time S] [--timeout S]
-#                [--quiet PCT] [--ompt | --no-ompt] [--ompt-threads T[,T...]] [tests...]
+#                [--quiet PCT] [--ompt | --no-ompt] [--ompt-threads T[,T...]]
+#                [--compilers gcc,clang | --no-clang] [tests...]
 #
 # Two programs, both gcc -fopenmp -O2, one command line: build/bench/ompbench (construct
 # overheads, bench/ompbench.c) and build/bench/kernels (a task tree and four kernels with a
 # checked answer, bench/kernels.c); each test name is run by the program that lists it (-l).
 # Default: every test of both at 1, 2 and 4 threads (4 oversubscribes 2 CPUs), 5 reps of
-# 0.2 s, plus the OMPT rows; `make bench` runs this (about 7-9 minutes on 2 CPUs).
+# 0.2 s, plus the OMPT rows; `make bench` runs this (about 11-13 minutes on 2 CPUs).
+#
+# clang: the same two sources are also built with clang-14 -fopenmp -O2 (LLVM's __kmpc_* ABI:
+# build/bench/ompbench-clang, kernels-clang) and run on tomp, as the libomp.so.5 its build
+# provides ($TOMP_BUILD/lib), and on LLVM 14's libomp, in the same interleaving (configurations
+# tomp@clang and libomp@clang; report.sh tables them apart).  Both keep their default waiting
+# (libomp: KMP_BLOCKTIME 200 ms of spinning); a KMP_* or OMP_* variable the caller sets reaches
+# both.  --compilers gcc (or --no-clang) leaves them out; without clang-14 they are skipped.
 #
 # --ompt adds, for a few representative tests and the kernels (all named tests if given) at
 # --ompt-threads (default 2), four more configurations run in the same interleaving: tomp and
@@ -44,6 +52,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 
 REPS=5 THREADS=1,2,4 TIME=0.2 TIMEOUT=20 QUICK=0 QUIET="" OMPT="" OMPT_THREADS=2
+COMPILERS=gcc,clang
 TESTS=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -56,7 +65,9 @@ while [ $# -gt 0 ]; do
     --ompt) OMPT=1 ;;
     --no-ompt) OMPT=0 ;;
     --ompt-threads) OMPT_THREADS=$2; shift ;;
-    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
+    --compilers) COMPILERS=$2; shift ;;
+    --no-clang) COMPILERS=gcc ;;
+    -h|--help) sed -n '2,49p' "$0"; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
     *) TESTS+=("$1") ;;
   esac
@@ -70,6 +81,22 @@ if [ $QUICK = 1 ]; then
 fi
 case $REPS in ''|*[!0-9]*|0) echo "run.sh: --reps needs a positive integer" >&2; exit 64 ;; esac
 [ -z "$OMPT" ] && { [ ${#TESTS[@]} -eq 0 ] && OMPT=1 || OMPT=0; }
+GCC=0 CLANG=0
+IFS=, read -r -a cl <<<"$COMPILERS"
+for c in "${cl[@]}"; do
+  case $c in
+    gcc) GCC=1 ;;
+    clang) CLANG=1 ;;
+    *) echo "run.sh: --compilers takes gcc and/or clang, not $c" >&2; exit 64 ;;
+  esac
+done
+CLANG_CC=${CLANG_CC:-clang-14}
+if [ $CLANG = 1 ] && ! command -v "$CLANG_CC" >/dev/null; then
+  echo "run.sh: $CLANG_CC not found: no clang rows (apt-get install clang-14 libomp-14-dev)" >&2
+  CLANG=0
+fi
+[ $GCC = 1 ] || [ $CLANG = 1 ] || { echo "run.sh: no compiler to build with" >&2; exit 1; }
+[ $GCC = 1 ] || OMPT=0
 
 TOMP_BUILD=${TOMP_BUILD:-build}
 TOMP_LIB_FROM_ENV=${TOMP_LIB:-}
@@ -82,6 +109,11 @@ for prog in ompbench kernels; do
   if [ ! -x build/bench/$prog ] || [ bench/$prog.c -nt build/bench/$prog ]; then
     gcc -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o build/bench/$prog bench/$prog.c -ldl || exit 1
   fi
+  # clang's binaries link against LLVM's libomp (clang's default), as a user's would
+  if [ $CLANG = 1 ] && { [ ! -x build/bench/$prog-clang ] || [ bench/$prog.c -nt build/bench/$prog-clang ]; }; then
+    "$CLANG_CC" -fopenmp -O2 -Wall -Wextra -Wl,-z,lazy -o build/bench/$prog-clang bench/$prog.c \
+      -ldl -latomic || exit 1
+  fi
 done
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -91,16 +123,26 @@ gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -o "$TMP/null-tool.so" bench/null-
 gcc -O2 -Wall -Wextra -fPIC -shared -Iinclude -DALL_CALLBACKS -o "$TMP/all-tool.so" bench/null-tool.c ||
   exit 1
 
-# One directory per runtime, each holding libgomp.so.1 -> that runtime.
-LIBDIRS=$ROOT/build/bench/rt
+# One directory per runtime, each holding libgomp.so.1 -> that runtime; for the clang
+# binaries one per runtime under clang/, holding libomp.so.5 -> tomp as its build provides
+# it (build/lib/libomp.so.5, the same file as libtomp.so) or LLVM's libomp.  They are this
+# run's own (in TMP): a concurrent run of this or another script cannot repoint them.
+LIBDIRS=$TMP/rt
 RUNTIMES=(tomp libgomp libomp)
 OMPT_CFGS=(tomp+nulltool libomp+nulltool tomp+alltool libomp+alltool)
+CLANG_CFGS=(tomp@clang libomp@clang)
 declare -A LIBOF=([tomp]=$TOMP_LIB [libgomp]=$GOMP_LIB [libomp]=$KMP_LIB)
 for rt in "${RUNTIMES[@]}"; do
   mkdir -p "$LIBDIRS/$rt"
   ln -sfn "${LIBOF[$rt]}" "$LIBDIRS/$rt/libgomp.so.1"
   [ -e "${LIBOF[$rt]}" ] || echo "run.sh: ${LIBOF[$rt]} missing; $rt will be n/a" >&2
 done
+TOMP_KMP_LIB=$TOMP_LIB
+[ -z "$TOMP_LIB_FROM_ENV" ] && [ -e "$ROOT/$TOMP_BUILD/lib/libomp.so.5" ] &&
+  TOMP_KMP_LIB=$ROOT/$TOMP_BUILD/lib/libomp.so.5
+mkdir -p "$LIBDIRS/clang/tomp" "$LIBDIRS/clang/libomp"
+ln -sfn "$TOMP_KMP_LIB" "$LIBDIRS/clang/tomp/libomp.so.5"
+ln -sfn "$KMP_LIB" "$LIBDIRS/clang/libomp/libomp.so.5"
 
 # Which program runs which test.
 declare -A PROG=()
@@ -108,6 +150,12 @@ ALL=()
 for prog in ompbench kernels; do
   while read -r t _; do PROG[$t]=$prog; ALL+=("$t"); done < <(build/bench/$prog -l)
 done
+if [ $CLANG = 1 ]; then # the clang binaries must list the same tests
+  for prog in ompbench kernels; do
+    cmp -s <(build/bench/$prog -l) <(build/bench/$prog-clang -l) ||
+      { echo "run.sh: $prog and $prog-clang list different tests" >&2; exit 1; }
+  done
+fi
 [ ${#TESTS[@]} -eq 0 ] && TESTS=("${ALL[@]}")
 for t in "${TESTS[@]}"; do
   [ -n "${PROG[$t]:-}" ] || { echo "run.sh: unknown test $t (ompbench -l, kernels -l)" >&2; exit 64; }
@@ -117,7 +165,8 @@ IFS=, read -r -a TLIST <<<"$THREADS"
 declare -A OMPT_TEST=() OMPT_T=()
 if [ "$OMPT" = 1 ]; then
   if [ ${#TESTS[@]} -eq ${#ALL[@]} ]; then
-    for t in parallel barrier lock dynamic_1 task_all task_tree matmul jacobi sort irregular; do
+    for t in parallel barrier critical lock dynamic_1 task_all taskwait task_tree matmul jacobi sort \
+      irregular; do
       OMPT_TEST[$t]=1
     done
   else
@@ -127,7 +176,8 @@ if [ "$OMPT" = 1 ]; then
   for T in "${tl[@]}"; do OMPT_T[$T]=1; done
 fi
 configs_of() { # T test -> the configurations measured for it
-  echo "${RUNTIMES[@]}"
+  [ $GCC = 1 ] && echo "${RUNTIMES[@]}"
+  [ $CLANG = 1 ] && echo "${CLANG_CFGS[@]}"
   [ -n "${OMPT_T[$1]:-}" ] && [ -n "${OMPT_TEST[$2]:-}" ] && echo "${OMPT_CFGS[@]}"
 }
 
@@ -135,7 +185,8 @@ STAMP=$(date +%Y-%m-%d-%H%M%S)
 mkdir -p bench/results
 CSV=bench/results/$STAMP.csv
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "bench: ${#TESTS[@]} tests x ${#RUNTIMES[@]} runtimes x $REPS reps, threads $THREADS," \
+NCFG=$((GCC * ${#RUNTIMES[@]} + CLANG * ${#CLANG_CFGS[@]}))
+echo "bench: ${#TESTS[@]} tests x $NCFG runtime configurations (compilers $([ $GCC = 1 ] && echo -n "gcc ")$([ $CLANG = 1 ] && echo -n clang)) x $REPS reps, threads $THREADS," \
   "${TIME}s per run, timeout ${TIMEOUT}s$([ "$OMPT" = 1 ] && echo ", OMPT rows at $OMPT_THREADS threads");" \
   "load average $LOAD0; $(nproc) CPUs" >&2
 
@@ -151,17 +202,20 @@ reason_of() {
   esac
 }
 
-run_one() { # T test cfg -> appends to vals or writes status; cfg: runtime[+tool]
-  local T=$1 t=$2 cfg=$3 d=$TMP/$1/$2 out rc real rt=${3%%+*} tool=""
+run_one() { # T test cfg -> appends to vals or writes status; cfg: runtime[+tool] or runtime@clang
+  local T=$1 t=$2 cfg=$3 d=$TMP/$1/$2 out rc real rt=${3%%[+@]*} tool="" bin libdir
   local -a toolenv=()
   mkdir -p "$d"
   [ -s "$d/$cfg.status" ] && return
-  if [ "$cfg" != "$rt" ]; then
+  bin=build/bench/${PROG[$t]} libdir=$LIBDIRS/$rt
+  if [ "$cfg" = "$rt@clang" ]; then
+    bin=$bin-clang libdir=$LIBDIRS/clang/$rt
+  elif [ "$cfg" != "$rt" ]; then
     tool=${cfg#*+}
     toolenv=(-u OMP_TOOL OMP_TOOL_LIBRARIES="$TMP/${tool%tool}-tool.so" BENCH_TOOL_ANNOUNCE=1)
   fi
-  out=$(env -u LD_PRELOAD -u LD_BIND_NOW "${toolenv[@]}" LD_LIBRARY_PATH="$LIBDIRS/$rt" \
-        OMP_NUM_THREADS=$T timeout -k 2 "$TIMEOUT" build/bench/${PROG[$t]} -T "$T" -t "$TIME" "$t" \
+  out=$(env -u LD_PRELOAD -u LD_BIND_NOW "${toolenv[@]}" LD_LIBRARY_PATH="$libdir" \
+        OMP_NUM_THREADS=$T timeout -k 2 "$TIMEOUT" $bin -T "$T" -t "$TIME" "$t" \
         2>"$d/$cfg.err")
   rc=$?
   if [ $rc -eq 0 ]; then
@@ -230,6 +284,7 @@ CPU=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1 | tr -d ',')
 pkgver() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null | tr -d ','; }
 GCCV=$(gcc -dumpfullversion 2>/dev/null)
 VERSIONS="gcc $GCCV; libgomp $(pkgver libgomp1); libomp $(pkgver libomp5-14)"
+[ $CLANG = 1 ] && VERSIONS="$VERSIONS; $("$CLANG_CC" --version | head -1 | sed 's/ (.*//' | tr -d ',')"
 BUSYS=$(IFS=';'; echo "${BUSY[*]}")
 echo "date,host,cpus,threads,test,runtime,status,median_ns,best_ns,min_run_ns,max_run_ns,runs,run_values,others_busy_pct,load_before,load_after,tomp_commit,cpu_model,versions,reps,time_s" >"$CSV"
 for T in "${TLIST[@]}"; do

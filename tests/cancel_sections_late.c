@@ -13,7 +13,6 @@
  * test-cflags: -rdynamic
  * test-repeat: 5
  * test-no-libgomp: the ordering comes from an OMPT callback; libgomp has no OMPT
- * test-gcc-only: clang lowers sections to a static loop, and tomp's LLVM front-end does not yet report or act on `cancel sections` there (docs/kmp-abi.md: known gaps); the clang copy hangs
  */
 #include <omp-tools.h>
 #include <omp.h>

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """LLVM's OMPT tests (openmp/runtime/test/ompt) under LLVM's own lit configuration, on one runtime.
 
-    llvm-ompt-tests.py LLVMVER TESTROOT NAME LIBDIR INCDIR OUTDIR [PATTERN]
+    llvm-ompt-tests.py [--compiler=gcc|clang] LLVMVER TESTROOT NAME LIBDIR INCDIR OUTDIR [PATTERN]
 
 TESTROOT is openmp/runtime/test of an LLVM LLVMVER source tree (14 or 19).  LIBDIR is the
 runtime's library directory as LLVM's build tree lays it out: a libgomp.so there is what gcc's
--fopenmp links, so the test binaries are linked against the candidate runtime itself
-(libomp's own directory has libgomp.so -> libomp.so; tomp's build/lib has libgomp.so -> tomp).
-INCDIR holds that runtime's omp.h and omp-tools.h.  OUTDIR gets a lit.site.cfg written the way
-LLVM's CMake writes it for a standalone build whose test compiler is gcc
-(openmp/cmake/OpenMPTesting.cmake, DetectTestCompiler, runtime/test/CMakeLists.txt: the values
-below were checked against the file CMake 3.25 generates for LLVM 19 with gcc 12), then LLVM's
+-fopenmp links and a libomp.so what clang's -fopenmp=libomp links, so the test binaries are
+linked against the candidate runtime itself (libomp's own directory has libgomp.so ->
+libomp.so; tomp's build/lib has both names for tomp).  INCDIR holds that runtime's omp.h and
+omp-tools.h.  OUTDIR gets a lit.site.cfg written the way LLVM's CMake writes it for a
+standalone build whose test compiler is gcc 12 (the default) or clang-14 (--compiler=clang)
+(openmp/cmake/OpenMPTesting.cmake, DetectTestCompiler, runtime/test/CMakeLists.txt: the gcc
+values were checked against the file CMake 3.25 generates for LLVM 19 with gcc 12; for clang,
+FindOpenMP's first flag for Clang is -fopenmp=libomp and the features are `clang clang-14
+clang-14.0 clang-14.0.6`, the lowercased compiler id and its versions), then LLVM's
 lit (llvm-14's, with psutil, so that --timeout kills a hung test's whole process tree) runs
 the test's own lit.cfg.  REQUIRES / UNSUPPORTED / XFAIL are lit's.
 
@@ -25,29 +28,41 @@ import shutil
 import subprocess
 import sys
 
-ver, root, name, libdir, incdir, out = sys.argv[1:7]
-pattern = sys.argv[7] if len(sys.argv) > 7 else ''
+args = sys.argv[1:]
+compiler = 'gcc'
+if args and args[0].startswith('--compiler='):
+    compiler = args.pop(0).split('=', 1)[1]
+if compiler not in ('gcc', 'clang'):
+    sys.exit(f'llvm-ompt-tests.py: unknown compiler {compiler} (gcc or clang)')
+ver, root, name, libdir, incdir, out = args[0:6]
+pattern = args[6] if len(args) > 6 else ''
 out = os.path.abspath(out)
 LIT = '/usr/lib/llvm-14/build/utils/lit/lit.py'
 TIMEOUT = int(os.environ.get('LIT_TIMEOUT', '120'))
 JOBS = os.environ.get('LIT_JOBS', '2')
 
-gcc = subprocess.run(['gcc', '-dumpfullversion'], capture_output=True, text=True).stdout.strip()
-major, minor = gcc.split('.')[0], '.'.join(gcc.split('.')[:2])
+if compiler == 'gcc':
+    cc, cxx, omp_flags = 'gcc', 'g++', '-fopenmp '
+    full = subprocess.run(['gcc', '-dumpfullversion'], capture_output=True, text=True).stdout
+else:
+    # DetectTestCompiler: FindOpenMP's flag for Clang; glibc needs no separate thread flag
+    cc, cxx, omp_flags = 'clang-14', 'clang++-14', '-fopenmp=libomp '
+    full = subprocess.run(['clang-14', '-dumpversion'], capture_output=True, text=True).stdout
+full = full.strip()
+major, minor = full.split('.')[0], '.'.join(full.split('.')[:2])
 # set_test_compiler_features(): the compiler id and its versions; LLVM 19 adds the target arch.
-features = ['gcc', f'gcc-{major}', f'gcc-{minor}', f'gcc-{gcc}']
+features = [compiler, f'{compiler}-{major}', f'{compiler}-{minor}', f'{compiler}-{full}']
 if int(ver) >= 19:
     features.append(os.uname().machine)
 values = {
-    'AUTO_GEN_COMMENT': '## Written by tools/llvm-ompt-tests.py as CMake would',
-    'OPENMP_TEST_C_COMPILER': 'gcc',
-    'OPENMP_TEST_CXX_COMPILER': 'g++',
+    'AUTO_GEN_COMMENT': f'## Written by tools/llvm-ompt-tests.py as CMake would (test compiler {cc})',
+    'OPENMP_TEST_C_COMPILER': cc,
+    'OPENMP_TEST_CXX_COMPILER': cxx,
     'OPENMP_TEST_COMPILER_FEATURES': repr(features),
     'OPENMP_TEST_COMPILER_HAS_OMP_H': 'True',
     'OPENMP_FILECHECK_EXECUTABLE': '/usr/lib/llvm-14/bin/FileCheck',
     'OPENMP_NOT_EXECUTABLE': '/usr/lib/llvm-14/bin/not',
-    # DetectTestCompiler: FindOpenMP's flags for gcc, and no separate thread flag
-    'OPENMP_TEST_OPENMP_FLAGS': '-fopenmp ',
+    'OPENMP_TEST_OPENMP_FLAGS': omp_flags,
     'OPENMP_TEST_FLAGS': '',
     'CMAKE_CURRENT_BINARY_DIR': out,
     'LIBOMP_LIBRARY_DIR': os.path.abspath(libdir),

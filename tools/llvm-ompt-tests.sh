@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # LLVM's own OMPT tests (openmp/runtime/test/ompt of LLVM 14 and 19) run the way LLVM runs
-# them, by LLVM's lit with LLVM's lit.cfg, compiled by gcc, on tomp and on LLVM's libomp.
+# them, by LLVM's lit with LLVM's lit.cfg, compiled by gcc or by clang, on tomp and on LLVM's
+# libomp.
 #
-#   tools/llvm-ompt-tests.sh [PATTERN]        e.g. 'tasks/' or 'barrier'
+#   tools/llvm-ompt-tests.sh [--compiler gcc|clang|both] [PATTERN]   e.g. 'tasks/' or 'barrier'
 #   LLVM_VERSIONS=14 tools/llvm-ompt-tests.sh  one LLVM version only (default "14 19")
 #
+# --compiler (default both): gcc 12 (libgomp's ABI: tomp's src/gomp, libomp's GOMP layer) or
+# clang-14 (-fopenmp=libomp, LLVM's __kmpc_* ABI: tomp's src/kmp), each with the lit features
+# LLVM's CMake gives that compiler, so lit's REQUIRES / UNSUPPORTED / XFAIL follow it.
 # Fair to both runtimes: each test binary is linked against the runtime under test (its
-# library directory's libgomp.so, which gcc's -fopenmp links: libomp's directory has
-# libgomp.so -> libomp.so, as LLVM's build tree does for its gcc runs) and compiled with that
+# library directory's libgomp.so, which gcc's -fopenmp links, or libomp.so, which clang's
+# links: libomp's directory has libgomp.so -> libomp.so, as LLVM's build tree does for its gcc
+# runs, and tomp's build/lib has both names) and compiled with that
 # runtime's own omp.h and omp-tools.h; lit evaluates REQUIRES / UNSUPPORTED / XFAIL with the
-# features CMake gives a gcc build (tools/llvm-ompt-tests.py writes the lit.site.cfg), and
+# features CMake gives the test compiler (tools/llvm-ompt-tests.py writes the lit.site.cfg), and
 # kills a test that runs longer than LIT_TIMEOUT seconds (default 120) with its children.
 #
 # Nothing is committed: the llvm-toolchain-14 (Debian 12) and llvm-toolchain-19 (Debian 13)
@@ -20,11 +25,18 @@
 # FileCheck and lit (llvm-14-tools, /usr/lib/llvm-14/build/utils/lit), python3-psutil (lit's
 # --timeout), gcc, g++ and cmake; installed when missing and we are root.
 #
-# Output: per LLVM version one line per test with both results, then the summaries; lit's logs
-# are in $CACHE/VERSION/run-RUNTIME/lit.log.  docs/testing.md explains each difference.
+# Output: per LLVM version and compiler one line per test with both results, then the
+# summaries; lit's logs are in $CACHE/VERSION/run-RUNTIME-COMPILER/lit.log.  docs/testing.md
+# explains each difference.
 # Exit status: 0, or 2 on a set-up problem.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
+COMPILERS="gcc clang"
+case ${1:-} in
+  --compiler) COMPILERS=${2:-}; shift 2 || true ;;
+  --compiler=*) COMPILERS=${1#--compiler=}; shift ;;
+esac
+[ "$COMPILERS" = both ] && COMPILERS="gcc clang"
 PATTERN=${1:-}
 CACHE=${TOMP_LLVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tomp-llvm-ompt-tests}
 die() { echo "llvm-ompt-tests: $*" >&2; exit 2; }
@@ -88,14 +100,19 @@ for v in ${LLVM_VERSIONS:-14 19}; do
   *) die "LLVM $v: only 14 and 19 are known" ;;
   esac
   tests=$CACHE/$v/src/openmp/runtime/test
-  python3 "$HERE/tools/llvm-ompt-tests.py" "$v" "$tests" tomp "$HERE/build/lib" "$HERE/include" \
-    "$CACHE/$v/run-tomp" $PATTERN >"$CACHE/$v/tomp.txt" || die "lit failed on tomp"
-  python3 "$HERE/tools/llvm-ompt-tests.py" "$v" "$tests" libomp "$lib" "$inc" \
-    "$CACHE/$v/run-libomp" $PATTERN >"$CACHE/$v/libomp.txt" || die "lit failed on libomp"
-  echo "LLVM $v: tomp        libomp      test"
-  LC_ALL=C join -j 2 <(awk '!/^summary/ {print $1, $2}' "$CACHE/$v/tomp.txt" | LC_ALL=C sort -k2,2) \
-    <(awk '!/^summary/ {print $1, $2}' "$CACHE/$v/libomp.txt" | LC_ALL=C sort -k2,2) |
-    awk '{printf "%-11s %-11s %s\n", $2, $3, $1}'
-  echo "LLVM $v tomp:   $(grep '^summary' "$CACHE/$v/tomp.txt" | cut -d' ' -f2-)"
-  echo "LLVM $v libomp: $(grep '^summary' "$CACHE/$v/libomp.txt" | cut -d' ' -f2-)"
+  for cc in $COMPILERS; do
+    case $cc in gcc | clang) ;; *) die "--compiler: gcc, clang or both, not $cc" ;; esac
+    r=$CACHE/$v/$cc
+    mkdir -p "$r"
+    python3 "$HERE/tools/llvm-ompt-tests.py" --compiler=$cc "$v" "$tests" tomp "$HERE/build/lib" \
+      "$HERE/include" "$CACHE/$v/run-tomp-$cc" $PATTERN >"$r/tomp.txt" || die "lit failed on tomp"
+    python3 "$HERE/tools/llvm-ompt-tests.py" --compiler=$cc "$v" "$tests" libomp "$lib" "$inc" \
+      "$CACHE/$v/run-libomp-$cc" $PATTERN >"$r/libomp.txt" || die "lit failed on libomp"
+    echo "LLVM $v, $cc: tomp        libomp      test"
+    LC_ALL=C join -j 2 <(awk '!/^summary/ {print $1, $2}' "$r/tomp.txt" | LC_ALL=C sort -k2,2) \
+      <(awk '!/^summary/ {print $1, $2}' "$r/libomp.txt" | LC_ALL=C sort -k2,2) |
+      awk '{printf "%-11s %-11s %s\n", $2, $3, $1}'
+    echo "LLVM $v, $cc, tomp:   $(grep '^summary' "$r/tomp.txt" | cut -d' ' -f2-)"
+    echo "LLVM $v, $cc, libomp: $(grep '^summary' "$r/libomp.txt" | cut -d' ' -f2-)"
+  done
 done

@@ -3,7 +3,9 @@
  * parallel: a team bit, checked at cancellation points and by cancellable barriers (which
  *   the barrier module wakes); queued tasks of the team are then discarded, not run.
  * for / sections: a flag on the construct's worksharing descriptor (ws.c); a cancelled
- *   parallel region also counts at their cancellation points, as in libgomp.  Cancelling
+ *   parallel region also counts at their cancellation points, as in libgomp.  A static
+ *   construct whose share the compiled code computes (clang's loops and sections) gets a
+ *   descriptor from its front-end while cancellation is on (tomp_ws_static_begin, below).  Cancelling
  *   the region also wakes the worksharing waits (ordered, doacross, ring slots), which give
  *   up: the threads they wait for may have left for the region's end.
  * taskgroup: a flag on the innermost taskgroup of the current task (a worksharing
@@ -28,10 +30,32 @@ static void ompt_cancel_(tomp_thread_t *thr, int kind, bool activated) {
   }
   }
   tomp_ev_cancel_(thr, flags);
+  tomp_task_t *t = thr->task;
+  if (kind != TOMP_CK_WS && t && (t->flags & TOMP_TASK_EXPLICIT))
+    t->flags |= TOMP_TASK_CANCELLED_END;
 }
 
 static inline void ompt_cancel(tomp_thread_t *thr, int kind, bool activated) {
   if (tomp_listening()) ompt_cancel_(thr, kind, activated);
+}
+
+/* The descriptor only carries the construct's kind and its cancellation: the compiled code
+ * takes no chunk from it.  Every thread enters it (a worksharing construct is encountered by
+ * all threads of the team), so the ring positions stay those of the other constructs. */
+void tomp_ws_static_enter(tomp_thread_t *thr, int kind, uint64_t n) {
+  bool first;
+  tomp_ws_t *d = tomp_ws_enter(thr, &first);
+  if (!first) return;
+  d->kind = kind;
+  d->sched = TOMP_WS_STATIC;
+  d->n = n;
+  d->compiled = true;
+  tomp_ws_publish(d);
+}
+
+void tomp_ws_static_leave(tomp_thread_t *thr) {
+  const tomp_ws_t *d = thr->ws_cur;
+  if (d && d->compiled) tomp_ws_leave(thr);
 }
 
 bool tomp_cancel_activate(tomp_thread_t *thr, int kind) {

@@ -149,10 +149,10 @@ static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
     char c = parse_field(&f, &zero, &right, &width);
     char val[4096];
     tomp_team_t *team = thr->team;
-    unsigned league_size = thr->task->icv.league_size; /* 0 outside a teams region: 1 team */
+    unsigned league_size = tomp_icv_of(thr)->league_size; /* 0 outside a teams region: 1 team */
     switch (c) {
     case '%': snprintf(val, sizeof val, "%%"); break;
-    case 't': snprintf(val, sizeof val, "%u", thr->task->icv.league_num); break;
+    case 't': snprintf(val, sizeof val, "%u", tomp_icv_of(thr)->league_num); break;
     case 'T': snprintf(val, sizeof val, "%u", league_size ? league_size : 1); break;
     case 'L': snprintf(val, sizeof val, "%u", team ? team->level : 0); break;
     case 'n': snprintf(val, sizeof val, "%u", team ? thr->tid : 0); break;
@@ -252,7 +252,7 @@ static const char *bind_name(unsigned b) {
 
 void tomp_display_env_print(int verbose) {
   str_t s = {0};
-  tomp_icv_t *icv = tomp_self ? &tomp_self->task->icv : &tomp_g.icv;
+  tomp_icv_t *icv = tomp_self ? tomp_icv_of(tomp_self) : &tomp_g.icv;
   str_puts(&s, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
   str_puts(&s, "  _OPENMP = '201511'\n");
   str_printf(&s, "  OMP_DYNAMIC = '%s'\n", icv->dyn ? "TRUE" : "FALSE");

@@ -296,10 +296,12 @@ static void env_wait_policy(void) {
       /* spinning forever while our CPU is what the awaited thread needs helps nobody */
       tomp_spin_count_oversub = SPIN_OVERSUB_ACTIVE;
       tomp_spin_oversub_scaled = false; /* asked for: active waits, however many threads */
+      tomp_busy_sampling = false;       /* and however busy the machine */
     } else if (is_word(v, "passive")) {
       tomp_g.wait_policy = 0;
       tomp_spin_count = 0;
       tomp_spin_count_oversub = 0;
+      tomp_spin_count_busy = 0;
     } else {
       tomp_warn("OMP_WAIT_POLICY='%s' is not active or passive; using the default (spin %lu "
                 "polls, then sleep)",
@@ -337,6 +339,7 @@ static void env_wait_policy(void) {
   }
   tomp_spin_count = x;
   if (tomp_spin_count_oversub > x) tomp_spin_count_oversub = x;
+  tomp_busy_sampling = false; /* the count asked for, however busy the machine */
 }
 
 static void env_display_env(void) {

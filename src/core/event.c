@@ -189,6 +189,14 @@ void tomp_ev_reduction_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
   TOMP_EV_CALL(reduction, thr, ep, tomp_ev_codeptr(thr));
 }
 
+void tomp_ev_masked_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) {
+  TOMP_EV_CALL(masked, thr, ep, tomp_ev_codeptr(thr));
+}
+
+void tomp_ev_flush_(tomp_thread_t *thr) {
+  TOMP_EV_CALL(flush, thr, tomp_ev_codeptr(thr));
+}
+
 /* ---- worksharing ------------------------------------------------------------------------ */
 
 void tomp_ev_single_flush_(tomp_thread_t *thr) {

@@ -103,6 +103,8 @@ typedef enum {
   TOMP_EV_LOCK_DESTROY,
   TOMP_EV_NEST_LOCK, /* a nest lock re-acquired or partly released */
   TOMP_EV_CANCEL,
+  TOMP_EV_MASKED, /* masked and master regions (only LLVM's ABI calls the runtime for them) */
+  TOMP_EV_FLUSH,  /* flush constructs (likewise) */
   TOMP_EV_NEVENTS
 } tomp_event_t;
 
@@ -168,6 +170,10 @@ enum {
     (thr, state, ep, wait, codeptr))                                                               \
   X(reduction, (tomp_thread_t * thr, ompt_scope_endpoint_t ep, const void *codeptr),               \
     (thr, ep, codeptr))                                                                            \
+  /* the thread that executes a masked (or master) region enters or leaves it */                   \
+  X(masked, (tomp_thread_t * thr, ompt_scope_endpoint_t ep, const void *codeptr),                  \
+    (thr, ep, codeptr))                                                                            \
+  X(flush, (tomp_thread_t * thr, const void *codeptr), (thr, codeptr))                             \
   X(task_create,                                                                                   \
     (tomp_thread_t * thr, tomp_task_t * parent, tomp_task_t * task, bool has_deps,                 \
      const void *codeptr),                                                                         \
@@ -256,6 +262,8 @@ void tomp_ev_serial_barrier_(tomp_thread_t *thr, const void *codeptr) TOMP_HIDDE
  * its wait, nested */
 void tomp_ev_sync_(tomp_thread_t *thr, int state, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
 void tomp_ev_reduction_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
+void tomp_ev_masked_(tomp_thread_t *thr, ompt_scope_endpoint_t ep) TOMP_HIDDEN;
+void tomp_ev_flush_(tomp_thread_t *thr) TOMP_HIDDEN;
 /* single: executor or not; deferred_end: gcc calls nothing at the block's end (event.c) */
 void tomp_ev_single_begin_(tomp_thread_t *thr, bool executor, bool deferred_end) TOMP_HIDDEN;
 void tomp_ev_single_end_(tomp_thread_t *thr) TOMP_HIDDEN;

@@ -39,6 +39,9 @@ void *tomp_malloc(size_t n) TOMP_HIDDEN;     /* aborts with a message if memory 
 /* error.c: the error directive at(execution): msg (NULL: none; len (size_t)-1: NUL-terminated)
  * on stderr and to tools; severity(fatal) ends the program. */
 void tomp_error_directive(tomp_thread_t *thr, bool fatal, const char *msg, size_t len) TOMP_HIDDEN;
+/* The same with libomp's text (clang-built code): where is the construct's location */
+void tomp_error_directive_at(tomp_thread_t *thr, bool fatal, const char *msg, size_t len,
+                             const char *where) TOMP_HIDDEN;
 void *tomp_calloc(size_t n, size_t sz) TOMP_HIDDEN;
 
 /* Affinity (affinity.c) */

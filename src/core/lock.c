@@ -4,6 +4,8 @@
  * src/gomp/critical.c (critical, atomic) and the front-ends' old lock layouts (src/gomp/lock.c). */
 #include "lock.h"
 
+uint32_t tomp_unnamed_critical __attribute__((aligned(TOMP_CACHELINE)));
+
 /* ---- waiting ------------------------------------------------------------------------------ */
 
 /* Spin budget by hint: an uncontended lock is expected to be free, so a waiter sleeps almost at

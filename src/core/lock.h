@@ -33,6 +33,12 @@ enum {
   TOMP_MUTEX_ORDERED = 7
 };
 
+/* The lock of the unnamed critical construct, one for the whole process: gcc's
+ * GOMP_critical_start and the unnamed critical of LLVM's ABI (src/kmp/critname.c) both take
+ * it, so code built by either compiler excludes the other's (OpenMP 5.2 15.2: all critical
+ * constructs without a name are considered to have the same unspecified name). */
+extern uint32_t tomp_unnamed_critical TOMP_HIDDEN;
+
 /* Acquire with waiting; state is the ompt_state_t reported while blocked. */
 void tomp_lockword_acquire_slow(uint32_t *w, int state) TOMP_HIDDEN;
 

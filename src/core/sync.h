@@ -50,8 +50,11 @@ static inline void tomp_cpu_relax(void) {
 #endif
 }
 
+extern unsigned tomp_nthreads_sleeping;
 static inline void tomp_futex_wait(uint32_t *addr, uint32_t val) {
+  __atomic_add_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
   syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+  __atomic_sub_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
 }
 
 static inline void tomp_futex_wake(uint32_t *addr, int n) {
@@ -59,14 +62,32 @@ static inline void tomp_futex_wake(uint32_t *addr, int n) {
 }
 
 /* Number of polls before a waiter sleeps; set from OMP_WAIT_POLICY / GOMP_SPINCOUNT and
- * reduced when threads outnumber processors (spinning then only steals the CPU the thread
- * we wait for needs). */
+ * reduced when threads outnumber processors or the machine is busy (spinning then only
+ * steals the CPU the thread we wait for needs). */
 extern unsigned long tomp_spin_count;
 extern unsigned long tomp_spin_count_oversub;
 /* false with OMP_WAIT_POLICY=active: the oversubscribed budget stays whole (see below) */
 extern bool tomp_spin_oversub_scaled;
 extern unsigned tomp_nthreads_live; /* threads that may spin: workers + initial thread */
 extern unsigned tomp_num_procs;
+
+/* A busy machine (wait.c): at the last sample more threads were runnable than there are
+ * CPUs, or than tomp's own runnable threads when they outnumber the CPUs: the thread a
+ * waiter polls for may be waiting for a CPU, and a yield would hand the CPU to another
+ * program for a whole time slice.  A wait then polls tomp_spin_count_busy times without
+ * yielding and sleeps (a sleeper's CPU goes to whoever needs it, and a woken sleeper is
+ * scheduled promptly).  Sampled from inside waits, at most once per TOMP_BUSY_PERIOD_NS. */
+extern uint32_t tomp_machine_busy;
+extern unsigned long tomp_spin_count_busy;
+extern bool tomp_busy_sampling; /* false: never busy (OMP_WAIT_POLICY=active, GOMP_SPINCOUNT) */
+void tomp_busy_sample(void) __attribute__((visibility("hidden")));
+/* per thread: this wait yields at each poll (decided when it starts, with its budget); polls
+ * and busy waits since the last look at the sample */
+extern __thread bool tomp_wait_yields __attribute__((tls_model("initial-exec")))
+__attribute__((visibility("hidden")));
+extern __thread uint32_t tomp_wait_polls __attribute__((tls_model("initial-exec")))
+__attribute__((visibility("hidden")));
+#define TOMP_BUSY_POLLS 64 /* polls between two looks at the busy sample */
 
 /* Oversubscribed, a poll yields the CPU (tomp_wait_pause) to one of the live / procs
  * runnable threads per CPU, so the more there are, the less likely the one we wait for is
@@ -78,19 +99,48 @@ static inline unsigned long tomp_spins_oversub(unsigned live) {
   return tomp_spin_oversub_scaled ? b * tomp_num_procs / live : b;
 }
 
-static inline unsigned long tomp_spins(void) {
-  unsigned live = tomp_load_rlx(&tomp_nthreads_live);
-  return tomp_likely(live <= tomp_num_procs) ? tomp_spin_count : tomp_spins_oversub(live);
+static inline unsigned long tomp_spins_busy(void) {
+  tomp_wait_yields = false;
+  /* a wait with too few polls to look at the sample still renews it now and then */
+  if (++tomp_wait_polls >= TOMP_BUSY_POLLS) tomp_busy_sample();
+  return tomp_spin_count_busy;
 }
 
-/* One poll's pause in a wait loop.  Oversubscribed, the thread we wait for may be waiting
- * for our CPU: a poll then yields it, so a hand-over costs a context switch instead of a
- * futex sleep and wake-up (the budget, tomp_spins(), then counts yields). */
+/* The budget of the wait that starts now: the caller polls that many times, calling
+ * tomp_wait_pause between polls, then sleeps. */
+static inline unsigned long tomp_spins(void) {
+  if (tomp_unlikely(tomp_load_rlx(&tomp_machine_busy))) return tomp_spins_busy();
+  unsigned live = tomp_load_rlx(&tomp_nthreads_live);
+  bool oversub = live > tomp_num_procs;
+  tomp_wait_yields = oversub;
+  return tomp_likely(!oversub) ? tomp_spin_count : tomp_spins_oversub(live);
+}
+
+/* One poll's pause in a wait loop.  Oversubscribed (and the machine otherwise not busy), the
+ * thread we wait for is likely one of ours waiting for our CPU: a poll then yields it, so a
+ * hand-over costs a context switch instead of a futex sleep and wake-up (the budget,
+ * tomp_spins(), then counts yields).  Every TOMP_BUSY_POLLS polls the busy sample may be
+ * renewed. */
 static inline void tomp_wait_pause(void) {
-  if (tomp_load_rlx(&tomp_nthreads_live) > tomp_num_procs)
+  if (tomp_wait_yields)
     sched_yield();
   else
     tomp_cpu_relax();
+  if (tomp_unlikely(++tomp_wait_polls >= TOMP_BUSY_POLLS)) tomp_busy_sample();
+}
+
+/* The i-th poll of a wait that has no futex to sleep on (a worker leaving its previous
+ * region, which takes moments): pause, after 64 polls yield, and on a busy machine sleep a
+ * moment instead (a yield would give the CPU to another program for a whole slice). */
+static inline void tomp_wait_backoff(unsigned i) {
+  if (i < 64) {
+    tomp_cpu_relax();
+  } else if (!tomp_load_rlx(&tomp_machine_busy)) {
+    sched_yield();
+  } else {
+    struct timespec ts = {0, 1000};
+    nanosleep(&ts, NULL); /* the timer slack makes it some 50 us */
+  }
 }
 
 /* Wait until *addr != val: spin for the wait policy's budget, then sleep on the futex.

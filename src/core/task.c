@@ -28,6 +28,13 @@ static inline void ompt_task_schedule(tomp_task_t *prior, int prior_status, tomp
     tomp_ev_task_schedule_(prior, prior_status, next);
 }
 
+/* The status of a task's end: ompt_task_cancel for one that left its region at a cancel
+ * or cancellation point of its taskgroup or region (OpenMP 5.2 ompt_task_status_t; LLVM's
+ * cancel/cancel_taskgroup wants it), else ompt_task_complete. */
+static inline int end_status(const tomp_task_t *t) {
+  return (t->flags & TOMP_TASK_CANCELLED_END) ? TOMP_EV_TASK_CANCEL : TOMP_EV_TASK_COMPLETE;
+}
+
 /* sync_region and sync_region_wait of kind taskwait */
 static inline void ompt_sync_taskwait(tomp_thread_t *thr, tomp_task_t *t, int endpoint) {
   (void)t;
@@ -548,17 +555,10 @@ static void complete(tomp_xtask_t *x) {
     if (posted > 1 || (posted && !in_barrier(tomp_self))) tomp_barrier_tasks_posted_n(team, posted);
   }
   if (x->hold) {
-    /* Undeferred: its encountering thread frees it.  If the task was detached, that thread
-     * may be waiting for the event on another thread's fulfilment. */
+    /* Undeferred: its encountering thread frees it.  If the task was detached (outside any
+     * team: count_detached), that thread may be waiting for another thread's fulfilment. */
     if (!x->detached) {
       tomp_store_rlx(&x->state, TOMP_XS_DONE);
-    } else if (team) {
-      /* the waiter passes through the lock before it frees x or leaves the region */
-      tomp_team_tasks_t *tt = team->tasks;
-      tomp_mutex_lock(&tt->lock);
-      __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
-      tomp_task_poke(p);
-      tomp_mutex_unlock(&tt->lock);
     } else {
       /* 1: done, a wake may follow; 2: we no longer touch x */
       __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
@@ -677,8 +677,8 @@ void tomp_task_stat_add(void (*fn)(void *), uint64_t ns) {
 /* Written once, compiled twice: run_task tests the tool key once and runs the copy with
  * `observed` constant, so the copy without a tool keeps no flag alive across the task's body
  * (the key is read once either way, so a task's events stay paired). */
-static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *thr,
-                                                                tomp_xtask_t *x, const bool observed) {
+static inline __attribute__((always_inline)) void
+run_task_body(tomp_thread_t *thr, tomp_xtask_t *x, const bool observed, const int prior_status) {
   tomp_task_t *prev = thr->task;
   int saved_state = thr->state;
   uint64_t saved_id = thr->wait_id;
@@ -688,7 +688,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   /* slots read once too; a tool without the callback pays no call; a discarded task never
    * started, so it has no schedule events (ompt_discarded) */
   bool ev = observed && !skip && TOMP_EV_WANTED(TOMP_EV_TASK_SCHEDULE);
-  if (ev) tomp_ev_task_schedule_(prev, TOMP_EV_TASK_SWITCH, &x->t); /* inline: the common event */
+  if (ev) tomp_ev_task_schedule_(prev, prior_status, &x->t); /* inline: the common event */
   if (observed && tomp_unlikely(x->chunk_pending)) ompt_chunk_begin(thr, x, skip);
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) {
@@ -705,7 +705,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
   }
   tomp_task_leave(thr, &x->t, prev, TOMP_ENTER_SCHEDULED);
   if (observed) {
-    if (ev && tomp_likely(!x->detached)) tomp_ev_task_schedule_(&x->t, TOMP_EV_TASK_COMPLETE, prev);
+    if (ev && tomp_likely(!x->detached)) tomp_ev_task_schedule_(&x->t, end_status(&x->t), prev);
     if (x->detached) {
       ompt_detached_end(x, skip, prev);
       tomp_set_state(thr, saved_state, saved_id);
@@ -718,7 +718,7 @@ static inline __attribute__((always_inline)) void run_task_body(tomp_thread_t *t
 }
 
 static void __attribute__((noinline)) run_task_observed(tomp_thread_t *thr, tomp_xtask_t *x) {
-  run_task_body(thr, x, true);
+  run_task_body(thr, x, true, TOMP_EV_TASK_SWITCH);
 }
 
 static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
@@ -726,7 +726,7 @@ static void run_task(tomp_thread_t *thr, tomp_xtask_t *x) {
     run_task_observed(thr, x);
     return;
   }
-  run_task_body(thr, x, false);
+  run_task_body(thr, x, false, TOMP_EV_TASK_SWITCH);
 }
 
 void tomp_task_fulfill(void *event) {
@@ -811,10 +811,6 @@ static bool xtask_go(void *arg) {
   return __atomic_load_n(&((tomp_xtask_t *)arg)->state, __ATOMIC_SEQ_CST) == TOMP_XS_GO;
 }
 
-static bool xtask_done(void *arg) {
-  return __atomic_load_n(&((tomp_xtask_t *)arg)->state, __ATOMIC_SEQ_CST) == TOMP_XS_DONE;
-}
-
 void tomp_taskwait_quiet(tomp_thread_t *thr) {
   tomp_task_t *t = thr->task;
   if (tomp_load_acq(&t->children) == 0) return;
@@ -887,7 +883,13 @@ void tomp_taskyield(tomp_thread_t *thr) {
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;
   if (!tt || !pi) return;
   tomp_xtask_t *x = take(thr, tt, t, NULL, true);
-  if (x) run_task(thr, x);
+  if (!x) return;
+  /* the yielding task's status is ompt_task_yield, not switch (OpenMP 5.2 ompt_task_status_t:
+   * the task-schedule event of a task that suspends at a taskyield construct) */
+  if (tomp_listening())
+    run_task_body(thr, x, true, TOMP_EV_TASK_YIELD);
+  else
+    run_task(thr, x);
 }
 
 /* ---- Creation -------------------------------------------------------------------------- */
@@ -1102,31 +1104,50 @@ static void wait_deps(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tom
   }
 }
 
-/* Undeferred with an event: the task is complete only when the event is fulfilled too. */
-static void wait_event(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x) {
-  if (team) {
-    tomp_task_wait_until(thr, NULL, xtask_done, x, ompt_state_wait_taskwait,
-                         (uint64_t)(uintptr_t)p);
-    tomp_team_tasks_t *tt = team->tasks;
-    tomp_mutex_lock(&tt->lock);
-    tomp_mutex_unlock(&tt->lock);
-  } else {
-    tomp_wait_while_eq(&x->done, 0);
-    while (tomp_load_acq(&x->done) != 2)
-      tomp_cpu_relax();
-  }
+/* Undeferred with an event, outside any team: the task is complete only when the event is
+ * fulfilled too, and nothing but its encountering thread could wait for it. */
+static void wait_event(tomp_xtask_t *x) {
+  tomp_wait_while_eq(&x->done, 0);
+  while (tomp_load_acq(&x->done) != 2)
+    tomp_cpu_relax();
+}
+
+/* Undeferred task x has an event (detach).  OpenMP 5.2 sec. 12.5 (task construct): for an
+ * undeferred task the encountering task "cannot be resumed until execution of the
+ * structured block that is associated with the generated task is completed", while "a
+ * detachable task is completed when the execution of its associated structured block is
+ * completed and the allow-completion event is fulfilled".  So in a team the encountering
+ * task goes on once the body has ended, and x is counted as a child like a deferred task
+ * (taskwait, taskgroup and barriers wait for its event); the encountering thread's
+ * reference becomes the task's own, which complete() drops.  Called before the body's share
+ * of x->pending goes, so whichever of body end and fulfilment comes second completes x
+ * through the deferred path, and the encountering thread must not touch x afterwards.
+ * Outside any team the encountering thread waits for the event (wait_event). */
+static void count_detached(tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x) {
+  count_deferred(p, x);
+  __atomic_add_fetch(&((tomp_team_tasks_t *)team->tasks)->ntasks, 1, __ATOMIC_SEQ_CST);
+  x->hold = 0;
 }
 
 /* An undeferred task is complete before its encountering task goes on, so no taskwait,
  * taskgroup or barrier can be waiting for it and it needs no counting (nor a reference on
- * its parent, which stays suspended meanwhile). */
+ * its parent, which stays suspended meanwhile).  With an event, see detached_body_done. */
 static inline __attribute__((always_inline)) void
 run_undeferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x,
                const tomp_depend_t *deps, size_t ndeps) {
   if (ndeps) wait_deps(thr, team, p, x, deps, ndeps);
   tomp_store_rlx(&x->state, TOMP_XS_RUNNING);
-  run_task(thr, x);
-  if (x->detached) wait_event(thr, team, p, x);
+  if (tomp_unlikely(x->detached)) {
+    if (team) {
+      count_detached(team, p, x);
+      run_task(thr, x);
+      return;
+    }
+    run_task(thr, x);
+    wait_event(x);
+  } else {
+    run_task(thr, x);
+  }
   undeferred_release(x);
 }
 
@@ -1152,13 +1173,16 @@ void tomp_task_end_included(tomp_thread_t *thr, tomp_task_t *t, const tomp_inclu
   tomp_task_leave(thr, t, p, TOMP_ENTER_INCLUDED);
   if (x->detached) {
     tomp_set_state(thr, save->state, save->wait_id);
+    tomp_team_t *team = thr->team;
+    if (team) count_detached(team, p, x);
     if (tomp_listening())
       ompt_detached_end(x, false, p);
     else if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0)
       complete(x);
-    wait_event(thr, thr->team, p, x);
+    if (team) return; /* x is the team's now (count_detached) */
+    wait_event(x);
   } else {
-    ompt_task_schedule(t, TOMP_EV_TASK_COMPLETE, p);
+    ompt_task_schedule(t, end_status(t), p);
     tomp_set_state(thr, save->state, save->wait_id);
     complete(x);
   }
@@ -1265,7 +1289,7 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   tomp_set_state(thr, task_work_state(thr), 0);
   if (tomp_likely(!skip)) fn(data);
   tomp_task_leave(thr, &x->t, p, TOMP_ENTER_INCLUDED);
-  if (observed && !skip) ompt_task_schedule(&x->t, TOMP_EV_TASK_COMPLETE, p);
+  if (observed && !skip) ompt_task_schedule(&x->t, end_status(&x->t), p);
   tomp_set_state(thr, saved_state, saved_id);
   tomp_store_rlx(&x->state, TOMP_XS_DONE);
 

@@ -57,6 +57,10 @@ typedef struct tomp_task {
 /* A task the no-tool tiny path runs (task.h: tomp_task_tiny): it leaves fn and data as the
  * block's previous user left them, and this bit tells a debugger so. */
 #define TOMP_TASK_TINY 0x00200000u
+/* An explicit task that activated or detected the cancellation of its taskgroup or region
+ * (set while a tool listens): it leaves its region there, and its end's task-schedule status
+ * is ompt_task_cancel rather than complete (task.c). */
+#define TOMP_TASK_CANCELLED_END 0x00400000u
 typedef struct tomp_region_task {
   tomp_task_t task; /* first */
   ompt_data_t parallel_data;

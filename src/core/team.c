@@ -240,6 +240,7 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   fork_implicit_tasks(team, ptask, n, bind);
   if (observed) {
     team->fn = fn;
+    team->fn_data = data;
     tomp_ev_fork(thr, team, ptask);
   }
   tomp_team_ws_reset(team);

@@ -60,6 +60,7 @@ typedef struct tomp_team {
   const void *codeptr;
   int ev_flags; /* ompt_parallel_flag_t of the region (event layer) */
   void (*fn)(void *); /* the region's outlined body: stored while someone listens (OMPD) */
+  void *fn_data;      /* its argument, stored with it (runner.h: a front-end's runner) */
   uint64_t ompd_id;   /* OMPD: the region instance's number (src/ompd writes it), 0 unknown */
   /* Team-wide scratch for the front-end (copyprivate, reductions) */
   void *volatile scratch;

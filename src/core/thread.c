@@ -160,6 +160,11 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
   }
 }
 
+tomp_icv_t *tomp_icv_taskless(tomp_thread_t *thr) {
+  thr->initial_task.icv = tomp_g.icv;
+  return &thr->initial_task.icv;
+}
+
 static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;
@@ -273,24 +278,15 @@ tomp_thread_t *tomp_worker_get(void) {
 /* Wait until worker t no longer reads its previous team's shared state (it may still be
  * in the closing barrier's code, but only to leave it). */
 void tomp_worker_wait_out(tomp_thread_t *t) {
-  for (unsigned i = 0; __atomic_load_n(&t->team_busy, __ATOMIC_SEQ_CST); i++) {
-    if (i < 64)
-      tomp_cpu_relax();
-    else
-      sched_yield();
-  }
+  for (unsigned i = 0; __atomic_load_n(&t->team_busy, __ATOMIC_SEQ_CST); i++)
+    tomp_wait_backoff(i);
 }
 
 /* Wait until worker t has left its previous region (it may still be leaving a barrier). */
 void tomp_worker_wait_idle(tomp_thread_t *t) {
   /* Nearly always already idle; when threads outnumber CPUs the worker may need our CPU to
-   * get there, so yield rather than spin. */
-  for (unsigned i = 0; tomp_load_acq(&t->go) < GO_IDLE; i++) {
-    if (i < 64)
-      tomp_cpu_relax();
-    else
-      sched_yield();
-  }
+   * get there, so yield (or sleep a moment) rather than spin. */
+  for (unsigned i = 0; tomp_load_acq(&t->go) < GO_IDLE; i++) tomp_wait_backoff(i);
 }
 
 void tomp_worker_put(tomp_thread_t *t) {

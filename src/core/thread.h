@@ -115,7 +115,16 @@ static inline tomp_thread_t *tomp_thread(void) {
   return t;
 }
 
-static inline tomp_icv_t *tomp_icv(void) { return &tomp_thread()->task->icv; }
+/* An idle worker has no task (thr->task NULL), yet a tool's callback there (thread_begin,
+ * idle, thread_end) may call omp_* routines: it reads the initial ICVs, and what it sets
+ * is dropped (thread.c: a scratch copy in the worker's unused initial task). */
+tomp_icv_t *tomp_icv_taskless(tomp_thread_t *thr) TOMP_HIDDEN;
+static inline tomp_icv_t *tomp_icv_of(tomp_thread_t *thr) {
+  tomp_task_t *task = thr->task;
+  if (tomp_unlikely(!task)) return tomp_icv_taskless(thr);
+  return &task->icv;
+}
+static inline tomp_icv_t *tomp_icv(void) { return tomp_icv_of(tomp_thread()); }
 
 
 void tomp_pool_release_idle(tomp_thread_t *thr) TOMP_HIDDEN; /* thread.c */

@@ -160,6 +160,7 @@ void tomp_ws_init_common(tomp_ws_t *d, uint32_t k, unsigned nthreads) {
   d->kind = 0;
   d->sched = 0;
   d->ordered = false;
+  d->compiled = false;
   d->reductions = NULL;
   d->mem = NULL;
   d->copy = NULL;

@@ -55,6 +55,7 @@ typedef struct tomp_ws {
   bool ordered;
   bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
   bool heap; /* a private descriptor outside the ring (orphaned, or a cancelled region) */
+  bool compiled; /* tomp_ws_static_begin: the compiled code computes its own static share */
   /* How tomp_loop_next_quick may take the chunks (TOMP_QUICK_*): a fast dynamic loop, not
    * ordered, not doacross, cancellation off (nothing else to do per chunk without a tool) */
   uint8_t quick;
@@ -135,6 +136,23 @@ bool tomp_ws_cancel_point(tomp_thread_t *thr) TOMP_HIDDEN;
  * slots, ordered, doacross); they give up their waits. */
 void tomp_team_ws_cancel(tomp_team_t *team) TOMP_HIDDEN;
 
+/* A static loop or sections construct whose iterations the compiled code computes itself
+ * from its thread number (LLVM's __kmpc_for_static_init: nothing is handed out, so core
+ * would not otherwise know the construct).  The front-end names it, kind TOMP_WS_LOOP or
+ * TOMP_WS_SECTIONS, when every thread of the team starts it, and ends it where each thread
+ * leaves it.  While cancellation is on this enters a worksharing descriptor (cancel.c), so
+ * `cancel for/sections` and cancellation points act on the construct as on any other and
+ * OMPT's cancel flags name it; with cancellation off it costs one predictable branch.  end
+ * leaves only a construct begin entered (a front-end may call it after any static loop). */
+void tomp_ws_static_enter(tomp_thread_t *thr, int kind, uint64_t n) TOMP_HIDDEN;
+void tomp_ws_static_leave(tomp_thread_t *thr) TOMP_HIDDEN;
+static inline void tomp_ws_static_begin(tomp_thread_t *thr, int kind, uint64_t n) {
+  if (tomp_unlikely(tomp_g.cancellation)) tomp_ws_static_enter(thr, kind, n);
+}
+static inline void tomp_ws_static_end(tomp_thread_t *thr) {
+  if (tomp_unlikely(tomp_g.cancellation)) tomp_ws_static_leave(thr);
+}
+
 /* ---- loops (loop.c) ------------------------------------------------------------------- */
 
 /* A tomp_loop_args_t.sched bit: the construct said schedule(nonmonotonic:dynamic) (explicitly
@@ -175,28 +193,40 @@ bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
 /* tomp_loop_next without a tool.  A dynamic chunk is what the per-chunk cost of
  * schedule(dynamic) is made of, and two threads taking chunks wait for each other's
  * fetch-add on the cursor's line: whatever runs between two fetch-adds adds to every chunk.
- * So a quick descriptor's chunk is taken here, inlined into the entry point: one fetch-add,
- * no calls and no other shared line (see docs/benchmarks.md, dynamic_1). */
+ * So a quick descriptor's chunk is taken inline, in the entry point: one fetch-add, no calls
+ * and no other shared line (see docs/benchmarks.md, dynamic_1).
+ *
+ * tomp_loop_take_quick is the part for quick descriptor d (thr->ws_cur, d->quick set):
+ * TOMP_TAKE_CHUNK with the chunk's values [*lo, *hi), TOMP_TAKE_END when the shared cursor
+ * is past the end (the thread is done: a second failing fetch-add would break d->fast's
+ * bound), TOMP_TAKE_SLOW when the own range is empty (tomp_loop_next steals or ends). */
+enum { TOMP_TAKE_SLOW = 0, TOMP_TAKE_CHUNK = 1, TOMP_TAKE_END = 2 };
+static inline int tomp_loop_take_quick(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *lo,
+                                       uint64_t *hi) {
+  uint64_t n = d->n, c = d->chunk, a;
+  if (d->quick == TOMP_QUICK_OWN) {
+    /* only this thread adds to its word; a failed add leaves low > high: still empty */
+    uint64_t *r = &d->rng[thr->tid * TOMP_RNG_STRIDE];
+    uint64_t w = __atomic_fetch_add(r, 1, __ATOMIC_RELAXED);
+    if ((uint32_t)w >= (uint32_t)(w >> 32)) return TOMP_TAKE_SLOW; /* steal */
+    a = (uint32_t)w * c;
+    if (n - a <= c) __atomic_store_n(r, TOMP_RNG_DONE, __ATOMIC_RELAXED); /* empty now */
+  } else {
+    a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
+    if (a >= n) return TOMP_TAKE_END;
+  }
+  uint64_t b = n - a > c ? a + c : n;
+  *lo = d->base + a * d->step;
+  *hi = d->base + b * d->step;
+  return TOMP_TAKE_CHUNK;
+}
+
 static inline bool tomp_loop_next_quick(uint64_t *lo, uint64_t *hi) {
   tomp_thread_t *thr = tomp_self;
   tomp_ws_t *d;
   if (tomp_likely(thr != NULL) && tomp_likely((d = thr->ws_cur) != NULL) && d->quick) {
-    uint64_t n = d->n, c = d->chunk, a;
-    if (d->quick == TOMP_QUICK_OWN) {
-      /* only this thread adds to its word; a failed add leaves low > high: still empty */
-      uint64_t *r = &d->rng[thr->tid * TOMP_RNG_STRIDE];
-      uint64_t w = __atomic_fetch_add(r, 1, __ATOMIC_RELAXED);
-      if ((uint32_t)w >= (uint32_t)(w >> 32)) return tomp_loop_next_slow(lo, hi); /* steal */
-      a = (uint32_t)w * c;
-      if (n - a <= c) __atomic_store_n(r, TOMP_RNG_DONE, __ATOMIC_RELAXED); /* empty now */
-    } else {
-      a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
-      if (a >= n) return false;
-    }
-    uint64_t b = n - a > c ? a + c : n;
-    *lo = d->base + a * d->step;
-    *hi = d->base + b * d->step;
-    return true;
+    int r = tomp_loop_take_quick(thr, d, lo, hi);
+    if (tomp_likely(r != TOMP_TAKE_SLOW)) return r == TOMP_TAKE_CHUNK;
   }
   /* a tail call: the quick path then saves no registers */
   return tomp_loop_next_slow(lo, hi);

@@ -1,6 +1,7 @@
 /* critical and atomic constructs.
  *
- * Unnamed critical sections share one lock word; GOMP_atomic_start/end (atomics on types the
+ * Unnamed critical sections share one lock word, core's, which LLVM's ABI's unnamed critical
+ * takes too (src/kmp/critname.c); GOMP_atomic_start/end (atomics on types the
  * hardware cannot update in place) share another.  A named critical section passes the
  * address of a pointer-sized, zero-initialised common symbol (.gomp_critical_user_<name>) that
  * the program holds once per name: the 4-byte lock word lives in that storage itself, so a name
@@ -8,7 +9,6 @@
 #include "gomp.h"
 #include "lock.h"
 
-static uint32_t critical_word __attribute__((aligned(TOMP_CACHELINE)));
 static uint32_t atomic_word __attribute__((aligned(TOMP_CACHELINE)));
 
 _Static_assert(sizeof(void *) >= sizeof(uint32_t), "a lock word fits in the name's slot");
@@ -43,10 +43,10 @@ static TOMP_OBSERVED_TWIN void leave_observed(const void *ra, void *fp, uint32_t
   } while (0)
 
 TOMP_EXPORT void GOMP_critical_start(void) {
-  ENTER(&critical_word, TOMP_MUTEX_CRITICAL, ompt_state_wait_critical);
+  ENTER(&tomp_unnamed_critical, TOMP_MUTEX_CRITICAL, ompt_state_wait_critical);
 }
 
-TOMP_EXPORT void GOMP_critical_end(void) { LEAVE(&critical_word, TOMP_MUTEX_CRITICAL); }
+TOMP_EXPORT void GOMP_critical_end(void) { LEAVE(&tomp_unnamed_critical, TOMP_MUTEX_CRITICAL); }
 
 TOMP_EXPORT void GOMP_critical_name_start(void **pptr) {
   ENTER((uint32_t *)(void *)pptr, TOMP_MUTEX_CRITICAL, ompt_state_wait_critical);

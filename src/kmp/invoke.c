@@ -3,11 +3,16 @@
  * C cannot forward a variable argument count, so on x86-64 a trampoline (written here for
  * the System V calling convention) lays the pointers out: the first four in rdx, rcx, r8,
  * r9, the rest on the stack.  It keeps a frame pointer and CFI so debuggers and OMPT
- * unwinders walk through it.  Elsewhere a switch serves up to 16 pointers. */
+ * unwinders walk through it.  Elsewhere a switch serves up to 16 pointers.
+ *
+ * exit_frame (non-NULL while a tool listens: the task's frame.exit_frame.ptr) gets the
+ * invoker's own frame pointer before the call: the frame of the runtime procedure that calls
+ * the user's code, which tools (and LLVM's OMPT tests: __builtin_frame_address(1) in the
+ * outlined function) compare with the implicit task's exit frame. */
 #include "kmp.h"
 
 #if defined(__x86_64__)
-/* tomp_kmp_invoke(fn=rdi, gtid=rsi, btid=rdx, argc=ecx, argv=r8): argv has at least
+/* tomp_kmp_invoke(fn=rdi, gtid=rsi, btid=rdx, argc=ecx, argv=r8, exit_frame=r9): argv has at least
  * TOMP_KMP_ARGV_MIN entries (the caller pads), so the four register loads stay inside it. */
 __asm__(".text\n"
         ".globl tomp_kmp_invoke\n"
@@ -22,6 +27,10 @@ __asm__(".text\n"
         "  .cfi_offset %rbp, -16\n"
         "  movq %rsp, %rbp\n"
         "  .cfi_def_cfa_register %rbp\n"
+        "  testq %r9, %r9\n" /* exit_frame: this frame */
+        "  jz 3f\n"
+        "  movq %rbp, (%r9)\n"
+        "3:\n"
         "  movq %rdi, %r10\n"     /* fn */
         "  movq %r8, %r11\n"      /* argv */
         "  movl %ecx, %eax\n"     /* argc, zero-extended */
@@ -51,7 +60,9 @@ __asm__(".text\n"
         "  .cfi_endproc\n"
         ".size tomp_kmp_invoke, .-tomp_kmp_invoke\n");
 #else
-void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc, void **a) {
+void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc, void **a,
+                     void **exit_frame) {
+  if (exit_frame) *exit_frame = __builtin_frame_address(0);
   switch (argc) {
 #define A4 a[0], a[1], a[2], a[3]
 #define A8 A4, a[4], a[5], a[6], a[7]

@@ -152,10 +152,19 @@ static inline kmp_int32 tomp_kmp_gtid(void) {
 kmp_int32 __kmpc_global_thread_num(ident_t *loc) TOMP_EXPORT;
 
 /* invoke.c: fn(gtid, btid, argv[0], ..., argv[argc-1]); argv has at least TOMP_KMP_ARGV_MIN
- * entries (unused ones NULL) whatever argc is. */
+ * entries (unused ones NULL) whatever argc is.  exit_frame (NULL: none) gets the invoker's
+ * frame, the exit frame of the task fn runs in. */
 #define TOMP_KMP_ARGV_MIN 4
-void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc,
-                     void **argv) TOMP_HIDDEN;
+void tomp_kmp_invoke(kmpc_micro fn, kmp_int32 *gtid, kmp_int32 *btid, int argc, void **argv,
+                     void **exit_frame) TOMP_HIDDEN;
+/* The frame pointer of the function that called the caller (tomp is built with frame
+ * pointers, so the saved one is in place; the value is only compared, never followed):
+ * __builtin_frame_address(1), which gcc warns about. */
+#define tomp_kmp_caller_frame() (*(void *const *)__builtin_frame_address(0))
+/* The exit-frame slot of thr's current task while a tool listens, else NULL. */
+static inline void **tomp_kmp_exit_slot(tomp_thread_t *thr) {
+  return tomp_listening() ? &thr->task->frame.exit_frame.ptr : NULL;
+}
 
 /* parallel.c: the clauses __kmpc_push_* record for the calling thread's next region (0: no
  * clause); the region's entry point consumes them. */
@@ -191,6 +200,10 @@ kmp_int32 __kmpc_in_parallel(ident_t *loc) TOMP_EXPORT;
 kmp_int32 __kmpc_ok_to_fork(ident_t *loc) TOMP_EXPORT;
 void __kmpc_begin(ident_t *loc, kmp_int32 flags) TOMP_EXPORT;
 void __kmpc_end(ident_t *loc) TOMP_EXPORT;
+void __kmpc_set_thread_limit(ident_t *loc, kmp_int32 gtid, kmp_int32 thread_limit) TOMP_EXPORT;
+int __kmpc_pause_resource(int level) TOMP_EXPORT;
+kmp_uint64 __kmpc_get_taskid(void) TOMP_EXPORT;
+kmp_uint64 __kmpc_get_parent_taskid(void) TOMP_EXPORT;
 
 /* loop.c: one prototype per integer variant (4: int32, 4u: uint32, 8: int64, 8u: uint64) */
 #define TOMP_KMP_LOOP_PROTOS(suffix, T, ST)                                                        \
@@ -216,6 +229,11 @@ TOMP_KMP_LOOP_PROTOS(8, kmp_int64, kmp_int64)
 TOMP_KMP_LOOP_PROTOS(8u, kmp_uint64, kmp_int64)
 void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
 void __kmpc_dispatch_deinit(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+
+/* sections.c */
+kmp_int32 __kmpc_sections_init(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+kmp_int32 __kmpc_next_section(ident_t *loc, kmp_int32 gtid, kmp_int32 n) TOMP_EXPORT;
+void __kmpc_end_sections(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
 
 /* loop.c: trip count of lb..ub (inclusive) by st, the values widened to 64 bits (sign-extended
  * for signed variants, zero-extended for unsigned ones); 0 for an empty loop or a zero st. */
@@ -293,6 +311,25 @@ void __kmpc_destroy_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TO
 void __kmpc_set_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
 void __kmpc_unset_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
 int __kmpc_test_nest_lock(ident_t *loc, kmp_int32 gtid, void **user_lock) TOMP_EXPORT;
+
+/* atomic.c: the __kmpc_atomic_* routines provided (N: 1, 2, 4, 8 bytes) */
+#define TOMP_KMP_ATOMIC_PROTOS(N, T)                                                               \
+  bool __kmpc_atomic_bool_##N##_cas(ident_t *loc, int gtid, T *x, T e, T d) TOMP_EXPORT;           \
+  T __kmpc_atomic_val_##N##_cas(ident_t *loc, int gtid, T *x, T e, T d) TOMP_EXPORT;               \
+  bool __kmpc_atomic_bool_##N##_cas_cpt(ident_t *loc, int gtid, T *x, T e, T d, T *pv)             \
+      TOMP_EXPORT;                                                                                 \
+  T __kmpc_atomic_val_##N##_cas_cpt(ident_t *loc, int gtid, T *x, T e, T d, T *pv) TOMP_EXPORT;    \
+  void __kmpc_atomic_fixed##N##_add(ident_t *loc, int gtid, T *x, T v) TOMP_EXPORT;
+TOMP_KMP_ATOMIC_PROTOS(1, int8_t)
+TOMP_KMP_ATOMIC_PROTOS(2, int16_t)
+TOMP_KMP_ATOMIC_PROTOS(4, int32_t)
+TOMP_KMP_ATOMIC_PROTOS(8, int64_t)
+void __kmpc_atomic_float10_max(ident_t *loc, int gtid, long double *x, long double v) TOMP_EXPORT;
+void __kmpc_atomic_float10_min(ident_t *loc, int gtid, long double *x, long double v) TOMP_EXPORT;
+long double __kmpc_atomic_float10_max_cpt(ident_t *loc, int gtid, long double *x, long double v,
+                                          int flag) TOMP_EXPORT;
+long double __kmpc_atomic_float10_min_cpt(ident_t *loc, int gtid, long double *x, long double v,
+                                          int flag) TOMP_EXPORT;
 
 /* threadprivate.c */
 void *__kmpc_threadprivate_cached(ident_t *loc, kmp_int32 gtid, void *data, size_t size,

@@ -69,8 +69,9 @@ void tomp_kmp_task_relocate(void *area, void *from) TOMP_HIDDEN;
 tomp_task_spec_t tomp_kmp_task_spec(const tomp_kmp_thdr_t *h) TOMP_HIDDEN;
 /* a staged task moved into a core task (room for ndeps dependences); others as they are */
 kmp_task_t *tomp_kmp_task_unstage(tomp_thread_t *thr, kmp_task_t *task, size_t ndeps) TOMP_HIDDEN;
-/* submit a staged task without dependences: false if it must be unstaged (a tool listens) */
-bool tomp_kmp_stage_submit(tomp_thread_t *thr, kmp_task_t *task) TOMP_HIDDEN;
+/* submit a staged task without dependences (or, now, run it at once: the caller knows its
+ * dependences are met): false if it must be unstaged (a tool listens) */
+bool tomp_kmp_stage_submit(tomp_thread_t *thr, kmp_task_t *task, bool now) TOMP_HIDDEN;
 /* the core task of a staged if(0) task, running on the staged area */
 tomp_task_t *tomp_kmp_stage_included(tomp_thread_t *thr, kmp_task_t *task) TOMP_HIDDEN;
 

@@ -108,8 +108,11 @@ static void static_bounds(uint64_t lb, uint64_t ub, int64_t incr, uint64_t n, ui
   o->st = step;
   o->last = false;
   if (n == 0) return; /* the compiled code sees lb past ub as given */
-  bool chunked = sched == KMP_SCH_STATIC_CHUNKED || sched == KMP_DISTRIBUTE_STATIC_CHUNKED ||
-                 sched == KMP_SCH_STATIC_BALANCED_CHUNKED;
+  /* A lone participant runs every chunk in order anyway: one block (its stride past the
+   * loop's end) spares the compiled code its outer loop per chunk, as libomp answers too */
+  bool chunked =
+      p > 1 && (sched == KMP_SCH_STATIC_CHUNKED || sched == KMP_DISTRIBUTE_STATIC_CHUNKED ||
+                sched == KMP_SCH_STATIC_BALANCED_CHUNKED);
   if (chunked && chunk == 0) chunk = 1;
   uint64_t a, len, next;
   static_share(n, p, id, chunked ? chunk : 0, sched == KMP_SCH_STATIC_BALANCED_CHUNKED, &a, &len,
@@ -172,6 +175,11 @@ static void static_init(ident_t *loc, int schedtype, bool is_signed, kmp_int32 *
   *st = o.st;
   if (plast) *plast = o.last;
   if (tomp_listening()) static_ev_begin(thr, tomp_kmp_dx.ndim ? -1 : static_wstype(loc, sched), n);
+  /* core's cancellation needs to know the construct (a doacross loop has its own; distribute
+   * is the league's, which `cancel` does not name) */
+  if (!tomp_kmp_dx.ndim && sched != KMP_DISTRIBUTE_STATIC && sched != KMP_DISTRIBUTE_STATIC_CHUNKED)
+    tomp_ws_static_begin(
+        thr, loc && (loc->flags & KMP_IDENT_WORK_SECTIONS) ? TOMP_WS_SECTIONS : TOMP_WS_LOOP, n);
 }
 
 /* One entry point per variant: widen, compute, truncate. */
@@ -198,6 +206,7 @@ TOMP_EXPORT void __kmpc_for_static_fini(ident_t *loc, kmp_int32 gtid) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   if (tomp_listening()) static_ev_end(thr);
+  tomp_ws_static_end(thr);
 }
 
 /* `distribute` with dist_schedule(static, chunk): the calling team's share (the teams of the
@@ -367,6 +376,28 @@ static TOMP_OBSERVED_TWIN bool dispatch_next_observed(const void *ra, void *fp, 
   return dispatch_next(plast, lb, ub, true);
 }
 
+/* The chunk of a quick descriptor (core's tomp_loop_take_quick), without a tool: dispatch_next
+ * is the rest.  This is the per-chunk cost of clang's dynamic loops, so it is inlined into the
+ * entry point, which then makes no call: 1 with a chunk, 0 when the thread is done, -1 for
+ * the general path. */
+static inline __attribute__((always_inline)) int dispatch_quick(uint64_t *lo, uint64_t *hi,
+                                                                const tomp_ws_t **pd) {
+  tomp_thread_t *thr = tomp_self;
+  tomp_ws_t *d;
+  if (tomp_unlikely(thr == NULL) || tomp_unlikely(tomp_kmp_dx.dispatch) ||
+      (d = thr->ws_cur) == NULL || !d->quick)
+    return -1;
+  *pd = d;
+  int r = tomp_loop_take_quick(thr, d, lo, hi);
+  return r == TOMP_TAKE_CHUNK ? 1 : r == TOMP_TAKE_END ? 0 : -1;
+}
+
+/* the thread is done with the loop (the shared cursor past its end) */
+static __attribute__((noinline)) int dispatch_done(void) {
+  tomp_loop_end(tomp_self, TOMP_END_NOWAIT);
+  return 0;
+}
+
 #define KMP_DISPATCH(suffix, T, ST, is_signed)                                                     \
   TOMP_EXPORT void __kmpc_dispatch_init_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 schedule, \
                                                  T lb, T ub, ST st, ST chunk) {                    \
@@ -376,13 +407,13 @@ static TOMP_OBSERVED_TWIN bool dispatch_next_observed(const void *ra, void *fp, 
                   (uint64_t)(is_signed ? (int64_t)lb : (int64_t)(uint64_t)lb),                     \
                   (uint64_t)(is_signed ? (int64_t)ub : (int64_t)(uint64_t)ub), st, chunk);         \
   }                                                                                                \
-  TOMP_EXPORT int __kmpc_dispatch_next_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 *plast,    \
-                                                T *plb, T *pub, ST *pst) {                         \
-    (void)loc, (void)gtid;                                                                         \
+  /* ra: the entry point's return address when a tool listens, else NULL */                        \
+  static __attribute__((noinline)) int dispatch_next_rest_##suffix(                                \
+      const void *ra, void *fp, kmp_int32 *plast, T *plb, T *pub, ST *pst) {                       \
     uint64_t lb, ub;                                                                               \
     bool more;                                                                                     \
-    if (tomp_listening())                                                                          \
-      more = dispatch_next_observed(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), plast, &lb, &ub);          \
+    if (ra)                                                                                        \
+      more = dispatch_next_observed(ra, fp, plast, &lb, &ub);                                      \
     else                                                                                           \
       more = dispatch_next(plast, &lb, &ub, false);                                                \
     if (!more) return 0;                                                                           \
@@ -392,6 +423,25 @@ static TOMP_OBSERVED_TWIN bool dispatch_next_observed(const void *ra, void *fp, 
       *pst = tomp_kmp_dx.dispatch ? (ST)tomp_kmp_dx.dst                                            \
                                   : (ST)((const tomp_ws_t *)tomp_self->ws_cur)->step;              \
     return 1;                                                                                      \
+  }                                                                                                \
+  TOMP_EXPORT int __kmpc_dispatch_next_##suffix(ident_t *loc, kmp_int32 gtid, kmp_int32 *plast,    \
+                                                T *plb, T *pub, ST *pst) {                         \
+    (void)loc, (void)gtid;                                                                         \
+    if (tomp_listening())                                                                          \
+      return dispatch_next_rest_##suffix(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), plast, plb, pub,      \
+                                         pst);                                                     \
+    uint64_t lo, hi;                                                                               \
+    const tomp_ws_t *d;                                                                            \
+    int r = dispatch_quick(&lo, &hi, &d);                                                          \
+    if (tomp_likely(r > 0)) {                                                                      \
+      *plb = (T)lo;                                                                                \
+      *pub = (T)(hi - d->step);                                                                    \
+      if (plast) *plast = hi == d->endv;                                                           \
+      if (pst) *pst = (ST)d->step;                                                                 \
+      return 1;                                                                                    \
+    }                                                                                              \
+    if (r == 0) return dispatch_done();                                                            \
+    return dispatch_next_rest_##suffix(NULL, NULL, plast, plb, pub, pst);                          \
   }
 KMP_DISPATCH(4, kmp_int32, kmp_int32, true)
 KMP_DISPATCH(4u, kmp_uint32, kmp_int32, false)

@@ -3,8 +3,11 @@
  * runs on core's fork/join (tomp_parallel), so OMPT and the other observers see clang's
  * regions as they see gcc's. */
 #include <stdarg.h>
+#include <stddef.h>
 
 #include "kmp.h"
+#include "runner.h"
+#include "omp.h"
 
 __thread tomp_kmp_push_t tomp_kmp_push __attribute__((tls_model("initial-exec")));
 
@@ -19,8 +22,10 @@ static void region_body(void *data) {
   const kmp_region_t *r = data;
   tomp_thread_t *thr = tomp_self;
   kmp_int32 gtid = (kmp_int32)thr->gtid, btid = (kmp_int32)thr->tid;
-  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv);
+  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv, tomp_kmp_exit_slot(thr));
 }
+/* a debugger shows the microtask, not region_body, as the region's function */
+TOMP_RUNNER(region_body, offsetof(kmp_region_t, fn));
 
 /* The clauses pushed for the next region, consumed (they apply to one region only). */
 static inline void take_push(unsigned *nthreads, unsigned *bind) {
@@ -124,19 +129,35 @@ TOMP_EXPORT void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid) {
   TOMP_ENTRY(thr);
   unsigned nthreads, bind;
   take_push(&nthreads, &bind);
+  (void)nthreads;
   if (tomp_listening()) {
-    thr->ev_requested = nthreads ? nthreads : thr->task->icv.nthreads;
+    /* if(false) asks for one thread: requested_parallelism 1, as gcc's code passes 1 to
+     * GOMP_parallel for it and libomp reports (LLVM's parallel/parallel_if0) */
+    thr->ev_requested = 1;
     thr->ev_fork_flags = ompt_parallel_invoker_program;
   }
   tomp_fork(serialized_none, NULL, 1, bind, NULL, NULL);
-  /* the program, not tomp, calls the body: no runtime frame separates it from the caller */
-  if (tomp_listening()) thr->task->frame.exit_frame.ptr = NULL;
+  /* the program, not tomp, calls the body: its exit frame is the caller's own frame, the one
+   * that calls the body (libomp's choice too; LLVM's parallel/parallel_if0 wants it set) */
+  if (tomp_listening()) thr->task->frame.exit_frame.ptr = tomp_kmp_caller_frame();
+  /* the encountering task stays suspended in the region until end_serialized_parallel: its
+   * enter frame stays set (as for an if(0) task: task.c), marked the application's so the
+   * end can tell it from another entry point's */
+  if (tomp_entry_guard_.thr) {
+    tomp_entry_guard_.task->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
+    thr->codeptr = tomp_entry_guard_.codeptr;
+    tomp_entry_guard_.thr = NULL;
+  }
 }
 
 TOMP_EXPORT void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
-  TOMP_ENTRY(tomp_self);
+  tomp_thread_t *thr = tomp_self;
+  TOMP_ENTRY(thr);
   tomp_join();
+  tomp_task_t *p = thr ? thr->task : NULL;
+  if (p && p->frame.enter_frame.ptr && (p->frame.enter_frame_flags & ompt_frame_application))
+    p->frame.enter_frame.ptr = NULL;
 }
 
 /* The barrier serves explicit barriers and the implicit ones at the end of worksharing
@@ -224,4 +245,34 @@ TOMP_EXPORT void __kmpc_begin(ident_t *loc, kmp_int32 flags) {
 }
 TOMP_EXPORT void __kmpc_end(ident_t *loc) {
   (void)loc;
+}
+
+/* `thread_limit` on a target construct run on the host (newer clangs): the encountering
+ * task's thread-limit-var (OpenMP 5.2 13.8: the clause sets it for the target task's data
+ * environment); the teams and parallel regions it starts obey it.  Not positive: ignored. */
+TOMP_EXPORT void __kmpc_set_thread_limit(ident_t *loc, kmp_int32 gtid, kmp_int32 thread_limit) {
+  (void)loc, (void)gtid;
+  tomp_thread_t *thr = tomp_thread();
+  if (thread_limit > 0) thr->task->icv.thread_limit = (unsigned)thread_limit;
+}
+
+/* libomp's pause entry (kmp_pause_status_t: 0 resume, 1 soft, 2 hard; 0 answered on
+ * success).  tomp restarts its workers on demand after a pause, so a resume has nothing to
+ * do. */
+TOMP_EXPORT int __kmpc_pause_resource(int level) {
+  if (level == 0) return 0;
+  if (level != omp_pause_soft && level != omp_pause_hard) return 1;
+  return omp_pause_resource_all((omp_pause_resource_t)level) != 0;
+}
+
+/* A number for the current task and for its parent (0: none), as libomp's debugging aids
+ * give: tomp's task descriptors are unique while the task lives, so their addresses are. */
+TOMP_EXPORT kmp_uint64 __kmpc_get_taskid(void) {
+  tomp_thread_t *thr = tomp_self;
+  return thr && thr->task ? (kmp_uint64)(uintptr_t)thr->task : 0;
+}
+
+TOMP_EXPORT kmp_uint64 __kmpc_get_parent_taskid(void) {
+  tomp_thread_t *thr = tomp_self;
+  return thr && thr->task && thr->task->parent ? (kmp_uint64)(uintptr_t)thr->task->parent : 0;
 }

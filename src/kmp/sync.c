@@ -3,18 +3,18 @@
  *
  * A critical section's name is a kmp_critical_name the program holds once per name: 32
  * zeroed bytes.  Its first 4 bytes are tomp's lock word (core/lock.h) in place, as gcc's
- * name slot is: zero is already the unlocked state, so a name costs no allocation, no lazy
- * pointer to publish and no lookup.  Hints (critical_with_hint) are advisory (OpenMP 5.2
- * 15.1: a hint does not change semantics); tools are told the hint. */
+ * name slot is: zero is already the unlocked state, so a name costs no allocation and no
+ * lazy pointer to publish.  The unnamed critical (and a named one gcc-built code uses too)
+ * takes the lock gcc's code takes instead: critname.h looks at each name once.  Hints
+ * (critical_with_hint) are advisory (OpenMP 5.2 15.1: a hint does not change semantics); tools are
+ * told the hint. */
+#include <stdio.h>
+#include <string.h>
+
+#include "critname.h"
 #include "kmp.h"
 #include "lock.h"
 #include "ws.h"
-
-_Static_assert(sizeof(kmp_critical_name) >= sizeof(uint32_t), "a lock word fits in the name");
-
-static inline uint32_t *crit_word(kmp_critical_name *crit) {
-  return (uint32_t *)(void *)crit;
-}
 
 /* ---- critical ----------------------------------------------------------------------------- */
 
@@ -34,43 +34,94 @@ static TOMP_OBSERVED_TWIN void end_critical_observed(const void *ra, void *fp, u
   tomp_ev_mutex_released(thr, TOMP_MUTEX_CRITICAL, w);
 }
 
+/* A tool listens, or the name is used for the first time (critname.h): out of line, so the
+ * entry points' common path stays one load, one branch and the lock word's CAS. */
+static TOMP_OBSERVED_TWIN void critical_other(const void *ra, void *fp, kmp_critical_name *crit,
+                                              unsigned hint) {
+  uint32_t *w = tomp_kmp_crit_word(crit);
+  if (tomp_listening())
+    critical_observed(ra, fp, w, hint);
+  else
+    tomp_lockword_acquire(w, ompt_state_wait_critical);
+}
+
+static TOMP_OBSERVED_TWIN void end_critical_other(const void *ra, void *fp,
+                                                  kmp_critical_name *crit) {
+  uint32_t *w = tomp_kmp_crit_word(crit);
+  if (tomp_listening())
+    end_critical_observed(ra, fp, w);
+  else
+    tomp_lockword_release(w);
+}
+
+/* The name's own lock word, or NULL when critical_other must decide. */
+static inline uint32_t *crit_own(kmp_critical_name *crit) {
+  kmp_crit_slot_t *s = (kmp_crit_slot_t *)(void *)crit;
+  if (tomp_unlikely(tomp_listening()) ||
+      tomp_unlikely(__atomic_load_n(&s->kind, __ATOMIC_ACQUIRE) != TOMP_CRIT_OWN))
+    return NULL;
+  return &s->word;
+}
+
 TOMP_EXPORT void __kmpc_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit) {
   (void)loc, (void)gtid;
-  TOMP_OBSERVED_PATH(critical_observed, crit_word(crit), 0);
-  tomp_lockword_acquire(crit_word(crit), ompt_state_wait_critical);
+  uint32_t *w = crit_own(crit);
+  if (!w) return critical_other(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), crit, 0);
+  tomp_lockword_acquire(w, ompt_state_wait_critical);
 }
 
 TOMP_EXPORT void __kmpc_critical_with_hint(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit,
                                            uint32_t hint) {
   (void)loc, (void)gtid;
-  TOMP_OBSERVED_PATH(critical_observed, crit_word(crit), hint);
-  tomp_lockword_acquire(crit_word(crit), ompt_state_wait_critical);
+  uint32_t *w = crit_own(crit);
+  if (!w) return critical_other(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), crit, hint);
+  tomp_lockword_acquire(w, ompt_state_wait_critical);
 }
 
 TOMP_EXPORT void __kmpc_end_critical(ident_t *loc, kmp_int32 gtid, kmp_critical_name *crit) {
   (void)loc, (void)gtid;
-  TOMP_OBSERVED_PATH(end_critical_observed, crit_word(crit));
-  tomp_lockword_release(crit_word(crit));
+  uint32_t *w = crit_own(crit);
+  if (!w) return end_critical_other(TOMP_CODEPTR(), TOMP_ENTRY_FRAME(), crit);
+  tomp_lockword_release(w);
 }
 
 /* ---- master / masked ------------------------------------------------------------------ */
 
 /* OpenMP 5.2 10.5: the filter selects a thread number of the binding team; outside a team
- * the one thread is number 0. */
+ * the one thread is number 0.  The selected thread's masked-begin and -end events (OMPT's
+ * masked callback, for master too): gcc inlines the construct, clang calls here. */
+static TOMP_OBSERVED_TWIN kmp_int32 masked_observed(const void *ra, void *fp, kmp_int32 filter) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  bool mine = thr->tid == (unsigned)filter;
+  if (mine && TOMP_EV_WANTED(TOMP_EV_MASKED)) tomp_ev_masked_(thr, ompt_scope_begin);
+  return mine;
+}
+
+static TOMP_OBSERVED_TWIN void end_masked_observed(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  if (TOMP_EV_WANTED(TOMP_EV_MASKED)) tomp_ev_masked_(thr, ompt_scope_end);
+}
+
 TOMP_EXPORT kmp_int32 __kmpc_masked(ident_t *loc, kmp_int32 gtid, kmp_int32 filter) {
   (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(masked_observed, filter);
   return tomp_thread()->tid == (unsigned)filter;
 }
 TOMP_EXPORT void __kmpc_end_masked(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(end_masked_observed);
 }
 
 TOMP_EXPORT kmp_int32 __kmpc_master(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(masked_observed, 0);
   return tomp_thread()->tid == 0;
 }
 TOMP_EXPORT void __kmpc_end_master(ident_t *loc, kmp_int32 gtid) {
   (void)loc, (void)gtid;
+  TOMP_OBSERVED_PATH(end_masked_observed);
 }
 
 /* ---- single and copyprivate ------------------------------------------------------------ */
@@ -130,6 +181,12 @@ TOMP_EXPORT void *__kmpc_copyprivate_light(ident_t *loc, kmp_int32 gtid, void *c
 
 /* ---- flush -------------------------------------------------------------------------------- */
 
+static TOMP_OBSERVED_TWIN void flush_observed(const void *ra, void *fp) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY_AT(thr, ra, fp);
+  if (TOMP_EV_WANTED(TOMP_EV_FLUSH)) tomp_ev_flush_(thr);
+}
+
 TOMP_EXPORT void __kmpc_flush(ident_t *loc) {
   (void)loc;
   /* A full fence.  TSan does not model fences (gcc refuses them with -Werror=tsan), so its
@@ -141,6 +198,7 @@ TOMP_EXPORT void __kmpc_flush(ident_t *loc) {
 #else
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
+  TOMP_OBSERVED_PATH(flush_observed);
 }
 
 /* ---- ordered ------------------------------------------------------------------------------ */
@@ -169,12 +227,25 @@ TOMP_EXPORT void __kmpc_end_ordered(ident_t *loc, kmp_int32 gtid) {
   TOMP_OBSERVED_PATH(end_ordered_observed);
 }
 
-
 /* ---- the error directive (clang 16 on): severity 1 warning, 2 fatal ----------------------- */
 
+/* The message is libomp's (core/error.c), with the construct's location as libomp gives it:
+ * "FILE:LINE:COL" from psource ";FILE;FUNCTION;LINE;COL;;", else "unknown". */
+static void error_location(const ident_t *loc, char *buf, size_t n) {
+  char file[256];
+  int line = 0, col = 0;
+  if (loc && loc->psource &&
+      sscanf(loc->psource, ";%255[^;];%*[^;];%d;%d", file, &line, &col) == 3 &&
+      strcmp(file, "unknown"))
+    snprintf(buf, n, "%s:%d:%d", file, line, col);
+  else
+    snprintf(buf, n, "unknown");
+}
+
 TOMP_EXPORT void __kmpc_error(ident_t *loc, int severity, const char *message) {
-  (void)loc;
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
-  tomp_error_directive(thr, severity != 1, message, (size_t)-1);
+  char where[300];
+  error_location(loc, where, sizeof where);
+  tomp_error_directive_at(thr, severity != 1, message, (size_t)-1, where);
 }

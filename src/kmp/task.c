@@ -9,13 +9,22 @@
  * thread that suspended it), so it runs the next part at once: the call only sets a flag and
  * whoever ran the routine (tomp_kmp_task_run, or for an if(0) task the __kmpc_omp_task call
  * itself) calls it again, in a loop rather than recursively. */
+#include <stddef.h>
 #include <string.h>
 
 #include "ktask.h"
+#include "runner.h"
 
-/* the routine, again as long as an untied body queues itself */
-static void run_parts(tomp_kmp_thdr_t *h, kmp_task_t *t, kmp_int32 gtid) {
+/* the routine, again as long as an untied body queues itself.  While a tool listens, a task
+ * core runs (exit) gets this frame as its exit frame, the one that calls the compiled code
+ * (as the invoker's for a region: invoke.c); never a tail call (the loop).  An if(0) task's
+ * keeps the one begin_if0 set (complete_if0 reads it). */
+static void run_parts(tomp_kmp_thdr_t *h, kmp_task_t *t, kmp_int32 gtid, bool exit) {
   h->looping = 1;
+  if (exit && tomp_listening()) {
+    tomp_task_t *ct = tomp_self->task;
+    if (ct) ct->frame.exit_frame.ptr = __builtin_frame_address(0);
+  }
   do {
     h->again = 0;
     t->routine(gtid, t);
@@ -26,19 +35,34 @@ void tomp_kmp_task_run(void *area) {
   tomp_kmp_thdr_t *h = area;
   kmp_task_t *t = tomp_kmp_task_of(h);
   kmp_int32 gtid = tomp_kmp_gtid();
-  run_parts(h, t, gtid);
+  run_parts(h, t, gtid, true);
   if (h->kflags & KMP_TASK_DESTRUCTORS) t->data1.destructors(gtid, t);
 }
+/* a debugger shows the task routine, not tomp_kmp_task_run, as the task's function (the
+ * area starts with the header, then the kmp_task_t: tomp_kmp_task_of) */
+TOMP_RUNNER(tomp_kmp_task_run, sizeof(tomp_kmp_thdr_t) + offsetof(kmp_task_t, routine));
 
 static inline size_t round_up(size_t n, size_t a) {
   return (n + a - 1) & ~(a - 1);
 }
 
+/* The routine of a task allocated without one: Intel's compilers lower `taskwait depend(...)
+ * nowait` to such a task with the dependences (LLVM's kmp_taskwait_nowait.c); libomp runs it
+ * as an empty task. */
+static kmp_int32 empty_routine(kmp_int32 gtid, void *task) {
+  (void)gtid, (void)task;
+  return 0;
+}
+
 static kmp_task_t *task_alloc(tomp_thread_t *thr, kmp_int32 flags, size_t sizeof_kmp_task_t,
                               size_t sizeof_shareds, kmp_routine_entry_t entry) {
+  /* A caller's kmp_task_t may end before data1/data2 (LLVM's tests declare one of 32 bytes, or
+   * 28 for an i386 layout; libomp takes any size): the area always holds the whole header,
+   * whose data fields the runtime reads only when the flags say they are there. */
+  if (sizeof_kmp_task_t < sizeof(kmp_task_t)) sizeof_kmp_task_t = sizeof(kmp_task_t);
   size_t soff = sizeof(tomp_kmp_thdr_t) + round_up(sizeof_kmp_task_t, sizeof(void *));
   size_t total = soff + sizeof_shareds;
-  if (sizeof_kmp_task_t < sizeof(kmp_task_t) || total > UINT32_MAX)
+  if (total > UINT32_MAX)
     tomp_fatal("__kmpc_omp_task_alloc: task size %zu with %zu bytes of shareds is not a task",
                sizeof_kmp_task_t, sizeof_shareds);
   tomp_kmp_thdr_t *h = NULL;
@@ -66,7 +90,7 @@ static kmp_task_t *task_alloc(tomp_thread_t *thr, kmp_int32 flags, size_t sizeof
   kmp_task_t *t = tomp_kmp_task_of(h);
   memset(t, 0, sizeof *t);
   t->shareds = sizeof_shareds ? (char *)h + soff : NULL;
-  t->routine = entry;
+  t->routine = entry ? entry : empty_routine; /* no code: a task only for its dependences */
   return t;
 }
 
@@ -111,7 +135,7 @@ static void requeue_self(tomp_kmp_thdr_t *h, kmp_task_t *t) {
     return;
   }
   /* an if(0) task's body, called by the compiled code: run its remaining parts here */
-  run_parts(h, t, tomp_kmp_gtid());
+  run_parts(h, t, tomp_kmp_gtid(), false);
   h->looping = 0;
 }
 
@@ -125,7 +149,7 @@ void tomp_kmp_task_submit(tomp_thread_t *thr, kmp_task_t *task, const tomp_depen
   }
   if (h->staged) {
     /* staged only without cancellation: nothing to discard */
-    if (tomp_likely(n == 0) && tomp_kmp_stage_submit(thr, task)) return;
+    if (tomp_likely(n == 0) && tomp_kmp_stage_submit(thr, task, false)) return;
     task = tomp_kmp_task_unstage(thr, task, n);
     h = tomp_kmp_thdr(task);
   }
@@ -190,11 +214,14 @@ TOMP_EXPORT void __kmpc_omp_task_begin_if0(ident_t *loc, kmp_int32 gtid, kmp_tas
     return;
   }
   /* The compiled code calls the body from the encountering task's own frame, right above
-   * this entry point's: that boundary is the task's exit frame and, while the body runs, the
-   * encountering task's enter frame (as for a task GOMP_task runs at once), which the entry
-   * guard must then leave set (complete_if0 clears it). */
+   * this entry point's: that boundary is, while the body runs, the encountering task's enter
+   * frame (as for a task GOMP_task runs at once), which the entry guard must then leave set
+   * (complete_if0 clears it).  The task's exit frame is the caller's own frame, the one that
+   * calls the body, as libomp gives it (LLVM's tasks/serialized compares it with the body's
+   * __builtin_frame_address(1)). */
   void *fp = TOMP_ENTRY_FRAME();
-  tomp_task_begin_included(thr, h->core, fp, &h->saved);
+  tomp_task_begin_included(thr, h->core, tomp_listening() ? tomp_kmp_caller_frame() : fp,
+                           &h->saved);
   if (tomp_entry_guard_.thr) {
     tomp_task_t *p = h->core->parent;
     p->frame.enter_frame_flags = ompt_frame_application | ompt_frame_framepointer;
@@ -218,9 +245,10 @@ TOMP_EXPORT void __kmpc_omp_task_complete_if0(ident_t *loc, kmp_int32 gtid, kmp_
   tomp_included_t saved = h->saved;
   bool staged = h->staged;
   tomp_task_t *p = ct->parent;
-  void *fp = ct->frame.exit_frame.ptr;
   tomp_task_end_included(thr, ct, &saved);
-  if (fp && p->frame.enter_frame.ptr == fp) p->frame.enter_frame.ptr = NULL; /* begin_if0's */
+  /* begin_if0's (only it marks an enter frame as the application's) */
+  if (p->frame.enter_frame.ptr && (p->frame.enter_frame_flags & ompt_frame_application))
+    p->frame.enter_frame.ptr = NULL;
   if (staged) tomp_kmp_stage_release(h); /* core ran the task on it in place */
 }
 

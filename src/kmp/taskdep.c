@@ -13,9 +13,11 @@
 
 #define STACK_DEPS 16
 
-/* core's kind of a kmp_depend_info's flags; -1: omp_all_memory */
-static int dep_kind(uint8_t f) {
-  if (f & KMP_DEP_ALL) return -1;
+/* core's kind of a kmp_depend_info; -1: omp_all_memory (the flag, or libomp's other
+ * spelling: the address (intptr_t)-1, which no object has) */
+static int dep_kind(const kmp_depend_info_t *dep) {
+  uint8_t f = dep->flags;
+  if ((f & KMP_DEP_ALL) || dep->base_addr == (intptr_t)-1) return -1;
   if (f & KMP_DEP_MTX) return TOMP_DEP_MUTEXINOUTSET;
   if (f & KMP_DEP_SET) return TOMP_DEP_INOUTSET;
   if ((f & (KMP_DEP_IN | KMP_DEP_OUT)) == KMP_DEP_IN) return TOMP_DEP_IN;
@@ -31,7 +33,7 @@ static size_t translate(const kmp_depend_info_t *in, kmp_int32 n, tomp_depend_t 
   tomp_depend_t *d = m <= STACK_DEPS ? buf : tomp_malloc(m * sizeof *d);
   *all = false;
   for (size_t i = 0; i < m; i++) {
-    int kind = dep_kind(in[i].flags);
+    int kind = dep_kind(&in[i]);
     if (kind < 0) {
       *all = true;
       continue;
@@ -53,6 +55,15 @@ TOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, km
   tomp_depend_t buf[STACK_DEPS], *d;
   bool all;
   size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d, &all);
+  /* Dependences that are met already (every earlier sibling has completed) matter to nobody
+   * if the task runs at once: it completes before a later sibling exists.  So a staged task
+   * (no tool) that may run at once does, skipping the table, as GOMP_task's does (core's
+   * tomp_task_deps_met).  Decided here once: the queue-length test could change its answer. */
+  if (tomp_kmp_thdr(new_task)->staged && !all && tomp_task_runs_at_once(thr, 0) &&
+      tomp_task_deps_met(thr) && tomp_kmp_stage_submit(thr, new_task, true)) {
+    if (d != buf) free(d);
+    return 0;
+  }
   if (tomp_unlikely(all)) {
     tomp_taskwait(thr);
     new_task = tomp_kmp_task_unstage(thr, new_task, 0);

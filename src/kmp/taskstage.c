@@ -74,12 +74,12 @@ kmp_task_t *tomp_kmp_task_unstage(tomp_thread_t *thr, kmp_task_t *task, size_t n
   return tomp_kmp_task_of(area);
 }
 
-bool tomp_kmp_stage_submit(tomp_thread_t *thr, kmp_task_t *task) {
+bool tomp_kmp_stage_submit(tomp_thread_t *thr, kmp_task_t *task, bool now) {
   tomp_kmp_thdr_t *h = tomp_kmp_thdr(task);
   if (tomp_unlikely(TOMP_LISTENING())) return false;
   unsigned tf = ((h->kflags & KMP_TASK_TIED) ? 0 : TOMP_TF_UNTIED) |
                 ((h->kflags & KMP_TASK_FINAL) ? TOMP_TF_FINAL : 0);
-  if (tomp_task_runs_at_once(thr, 0)) {
+  if (now || tomp_task_runs_at_once(thr, 0)) {
     /* an untied body finds itself by its task's data (tomp_kmp_task_submit), which the tiny
      * task leaves as the block's last user set it */
     if (tf & TOMP_TF_UNTIED)

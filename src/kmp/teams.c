@@ -3,9 +3,11 @@
  * thread's next __kmpc_fork_teams, which runs the outlined teams body once per team, as
  * the initial thread of that team, with the shared-variable pointers it received. */
 #include <stdarg.h>
+#include <stddef.h>
 
 #include "ktask.h"
 #include "league.h"
+#include "runner.h"
 
 /* num_teams and thread_limit pushed for the next teams construct (0: no clause) */
 static __thread struct {
@@ -36,8 +38,9 @@ static void team_body(void *data) {
   const kteams_t *r = data;
   tomp_thread_t *thr = tomp_self;
   kmp_int32 gtid = (kmp_int32)thr->gtid, btid = 0;
-  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv);
+  tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv, tomp_kmp_exit_slot(thr));
 }
+TOMP_RUNNER(team_body, offsetof(kteams_t, fn));
 
 TOMP_EXPORT void __kmpc_fork_teams(ident_t *loc, kmp_int32 argc, kmpc_micro microtask, ...) {
   tomp_thread_t *thr = tomp_thread();

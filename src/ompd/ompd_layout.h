@@ -20,10 +20,14 @@
 #ifndef TOMP_OMPD_LAYOUT_H
 #define TOMP_OMPD_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define TOMP_OMPD_MAGIC 0x64706d6f706d6f74ull /* "tompompd" in memory order */
-#define TOMP_OMPD_LAYOUT_VERSION 1
+#define TOMP_OMPD_LAYOUT_VERSION 2
+/* Version 2 is version 1 with fields appended (runners, below): a reader of version 2 reads a
+ * version 1 layout as one without runners; layout_size says which parts are there. */
+#define TOMP_OMPD_LAYOUT_V1_SIZE offsetof(tomp_ompd_layout_t, runners)
 
 /* task->flags bits (tomp_task_flags_t): the OMPT task type bits, plus tomp's own. */
 #define TOMP_OMPD_TASK_INITIAL 0x1u
@@ -112,6 +116,10 @@
   TOMP_OMPD_THREAD_FIELDS(X)                                                                       \
   TOMP_OMPD_TEAM_FIELDS(X) TOMP_OMPD_TASK_FIELDS(X) TOMP_OMPD_ICV_FIELDS(X)                        \
       TOMP_OMPD_GLOBAL_FIELDS(X)
+/* Version 2: the argument of a region's function, for runners (below) */
+#define TOMP_OMPD_V2_FIELDS(X)                                                                     \
+  X(thread, fn_data, ptr)         /* a worker: the argument of fn */                               \
+  X(team, fn_data, ptr)           /* the argument of fn (set with it) */
 
 typedef struct tomp_ompd_layout {
   uint64_t magic;         /* TOMP_OMPD_MAGIC */
@@ -126,6 +134,15 @@ typedef struct tomp_ompd_layout {
   uint32_t thread_size, team_size, task_size, icv_size, global_size, pad_;
 #define TOMP_OMPD_OFF_FIELD_(s, f, t) uint32_t s##_##f;
   TOMP_OMPD_ALL_FIELDS(TOMP_OMPD_OFF_FIELD_)
+  /* ---- version 2 ---- */
+  /* Runners (src/core/runner.h): functions of a front-end that core records as a region's or
+   * a task's function (thread fn, team fn, task fn) but that only call the compiler's
+   * outlined function, whose address is the pointer at data + entry_off (data: thread
+   * fn_data, team fn_data, task data, with the function read).  [runners, runners_end) is an
+   * array of runner_size-byte entries: u64 function address, u64 entry_off. */
+  uint64_t runners, runners_end;
+  uint32_t runner_size, pad2_;
+  TOMP_OMPD_V2_FIELDS(TOMP_OMPD_OFF_FIELD_)
 #undef TOMP_OMPD_OFF_FIELD_
 } tomp_ompd_layout_t;
 

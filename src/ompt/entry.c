@@ -4,7 +4,8 @@
  * The inquiry entry points may be called from signal handlers at any instruction: they
  * take no lock, allocate nothing, and read only tomp_self (initial-exec TLS) and the core
  * structures it reaches, which tomp never frees while a thread can still point at them.  A
- * thread tomp does not know gets ompt_state_undefined, NULL data and "no region". */
+ * thread tomp does not know gets NULL data, "no region", processor and place -1 and the state
+ * work_serial (as from LLVM's libomp). */
 #include <sched.h>
 #include <string.h>
 
@@ -14,10 +15,11 @@
 #include "task.h"
 
 /* What ompt_set_callback answers, per event, for gcc-compiled programs: `always` where every
- * occurrence of the event reaches tomp, `sometimes(_paired)` where gcc inlines some of them,
- * `never` where gcc inlines all.  Callbacks of OpenMP 5.2 Table 19.2 (thread, parallel, task,
- * implicit task, target, device, control_tool) must answer `always`: those whose event cannot
- * happen in tomp (no devices, no data motion) are never invoked.  See docs/ompt-support.md. */
+ * occurrence of the event reaches tomp, `sometimes(_paired)` where gcc inlines some of them.
+ * Callbacks of OpenMP 5.2 Table 19.2 (thread, parallel, task, implicit task, target, device,
+ * control_tool) must answer `always`: those whose event cannot happen in tomp (no devices, no
+ * data motion) are never invoked.  clang_support below has the answers that differ when only
+ * clang-built OpenMP code is loaded.  See docs/ompt-support.md. */
 static const unsigned char support[TOMP_OMPT_NSLOTS] = {
     [ompt_callback_thread_begin] = ompt_set_always,
     [ompt_callback_thread_end] = ompt_set_always,
@@ -54,14 +56,35 @@ static const unsigned char support[TOMP_OMPT_NSLOTS] = {
     [ompt_callback_nest_lock] = ompt_set_always,
     /* every cancel, cancellation point and cancellable barrier reaches tomp */
     [ompt_callback_cancel] = ompt_set_always,
-    /* gcc combines most reductions inline; only task reductions reach tomp */
+    /* gcc combines most reductions inline; only task reductions reach tomp (clang: simd and
+     * inscan reductions are inline too) */
     [ompt_callback_reduction] = ompt_set_sometimes_paired,
     [ompt_callback_error] = ompt_set_always,
-    /* masked/master and flush are inlined by gcc: never; target_map: nothing is mapped */
+    /* masked/master and flush: gcc inlines them (a thread-number test, a fence), clang calls
+     * __kmpc_masked/master and __kmpc_flush, and a gcc-built program may load clang-built
+     * code: sometimes (never would be false once such code runs) */
+    [ompt_callback_masked] = ompt_set_sometimes_paired,
+    [ompt_callback_flush] = ompt_set_sometimes,
+    /* target_map: nothing is mapped (never) */
+};
+
+/* Only clang-built OpenMP code loaded: what clang's ABI shows that gcc's hides.  Every masked
+ * and master region calls __kmpc_masked/master and its end, every flush construct
+ * __kmpc_flush; every worksharing construct clang 14-19 compiles calls the runtime at its
+ * begin and end (static loops and sections __kmpc_for_static_init/fini, single
+ * __kmpc_single/end_single), and every barrier is a call whose ident_t says its kind. */
+static const unsigned char clang_support[TOMP_OMPT_NSLOTS] = {
+    [ompt_callback_masked] = ompt_set_always,
+    [ompt_callback_flush] = ompt_set_always,
+    [ompt_callback_work] = ompt_set_always,
+    [ompt_callback_sync_region] = ompt_set_always,
+    [ompt_callback_sync_region_wait] = ompt_set_always,
 };
 
 ompt_set_result_t tomp_ompt_support(int event) {
   if (event < 1 || event >= TOMP_OMPT_NSLOTS) return ompt_set_error;
+  if (clang_support[event] && tomp_ompt_loaded_abis() == TOMP_OMPT_ABI_LLVM)
+    return (ompt_set_result_t)clang_support[event];
   return support[event] ? (ompt_set_result_t)support[event] : ompt_set_never;
 }
 
@@ -169,11 +192,19 @@ static int get_partition_place_nums(int n, int *nums) {
   return count;
 }
 
-static int get_proc_id(void) { return tomp_ompt_active() ? sched_getcpu() : -1; }
+/* A thread tomp does not know (or a declined tool): -1, as for its place, and as libomp
+ * answers. */
+static int get_proc_id(void) { return self_if_active() ? sched_getcpu() : -1; }
 
+/* A thread tomp does not know: ompt_state_work_serial, LLVM's libomp's answer (its
+ * misc/api_calls_from_other_thread test wants it; tools written against it read
+ * ompt_get_thread_data() == NULL, not the state, as "not an OpenMP thread"). */
 static int get_state(ompt_wait_id_t *wait_id) {
   tomp_thread_t *thr = tomp_self;
-  if (!thr) return ompt_state_undefined;
+  if (!thr) {
+    if (wait_id) *wait_id = 0;
+    return ompt_state_work_serial;
+  }
   int st = __atomic_load_n(&thr->state, __ATOMIC_RELAXED);
   if (wait_id) *wait_id = thr->wait_id;
   return st;

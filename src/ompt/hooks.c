@@ -35,6 +35,8 @@ static const struct {
     {TOMP_EV_LOCK_DESTROY, {ompt_callback_lock_destroy}},
     {TOMP_EV_NEST_LOCK, {ompt_callback_nest_lock}},
     {TOMP_EV_CANCEL, {ompt_callback_cancel}},
+    {TOMP_EV_MASKED, {ompt_callback_masked}},
+    {TOMP_EV_FLUSH, {ompt_callback_flush}},
 };
 
 void tomp_ompt_sync_wants(void) {
@@ -195,6 +197,24 @@ static void reduction(tomp_thread_t *thr, ompt_scope_endpoint_t ep, const void *
                    codeptr);
 }
 
+/* OpenMP 5.2 sec. 10.5 (masked construct; 6.0 sec. 12.5, the same words), tool callbacks: "A thread dispatches a registered
+ * masked callback with ompt_scope_begin as its endpoint argument for each occurrence of a
+ * masked-begin event in that thread" (and ompt_scope_end for masked-end); "These callbacks
+ * occur in the context of the task executed by the encountering thread." */
+static void masked(tomp_thread_t *thr, ompt_scope_endpoint_t ep, const void *codeptr) {
+  ompt_callback_masked_t f = CB(masked);
+  tomp_task_t *t = thr->task;
+  if (f) TOMP_OMPT_CALL_ON(thr, f, ep, tomp_ev_parallel_data_of(t), &t->task_data, codeptr);
+}
+
+/* sec. 15.8.5 (flush construct; 6.0 sec. 17.8.6): "The flush event occurs in a thread that
+ * encounters the flush construct" (implied flushes are not events); "A thread dispatches a registered flush callback for each
+ * occurrence of a flush event in that thread"; its thread_data is the encountering thread's. */
+static void flush(tomp_thread_t *thr, const void *codeptr) {
+  ompt_callback_flush_t f = CB(flush);
+  if (f) TOMP_OMPT_CALL_ON(thr, f, &thr->thread_data, codeptr);
+}
+
 /* ---- worksharing ------------------------------------------------------------------------- */
 
 static void work(tomp_thread_t *thr, tomp_task_t *task, int wstype, ompt_scope_endpoint_t ep,
@@ -340,6 +360,8 @@ static const tomp_observer_t ompt_observer = {
     .dispatch = dispatch,
     .sync_region = sync_region,
     .reduction = reduction,
+    .masked = masked,
+    .flush = flush,
     .task_create = task_create,
     .task_schedule = task_schedule,
     .dependences = dependences,

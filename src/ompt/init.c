@@ -7,7 +7,12 @@
  * OMP_TOOL_LIBRARIES in order.  The first ompt_start_tool that returns non-NULL is the tool;
  * its initialize runs before any OpenMP construct can start, and only if it returns nonzero
  * does tomp emit events.  The tool is finalized exactly once: by ompt_finalize_tool or at
- * process exit (an atexit handler, so before any library destructor, the tool's included). */
+ * process exit (an atexit handler, so before any library destructor, the tool's included).
+ *
+ * The OMP_TOOL_VERBOSE_INIT log's format is the implementation's (the variable only asks for
+ * a log of tool initialization); tomp writes the lines LLVM's libomp writes, which tool writers and
+ * LLVM's loadtool tests match (the search, one line per step, between its START and END
+ * lines), then what only tomp says (its initialize's result, a dormant tool) after END. */
 #include <ctype.h>
 #include <dlfcn.h>
 #include <sched.h>
@@ -53,6 +58,8 @@ TOMP_EXPORT extern __typeof__(ompt_start_tool) ompt_start_tool
 
 typedef ompt_start_tool_result_t *(*start_tool_fn)(unsigned int, const char *);
 
+/* fmt has its own newlines: a step that calls the tool's ompt_start_tool logs "...  " before
+ * the call and its outcome after it, on the same line unless the tool printed one. */
 static void vlogf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void vlogf(const char *fmt, ...) {
   if (!vlog) return;
@@ -60,9 +67,11 @@ static void vlogf(const char *fmt, ...) {
   va_start(ap, fmt);
   vfprintf(vlog, fmt, ap);
   va_end(ap);
-  fputc('\n', vlog);
   fflush(vlog);
 }
+
+#define LOG_START "----- START LOGGING OF TOOL REGISTRATION -----\n"
+#define LOG_END "----- END LOGGING OF TOOL REGISTRATION -----\n"
 
 static const char *trimmed(const char *s, char *buf, size_t n) {
   while (isspace((unsigned char)*s)) s++;
@@ -96,18 +105,8 @@ static void close_verbose_log(void) {
   vlog = NULL;
 }
 
-static const char *object_of(void *fn) {
-  Dl_info info;
-  if (dladdr(fn, &info) && info.dli_fname && info.dli_fname[0]) return info.dli_fname;
-  return "the executable";
-}
-
-static ompt_start_tool_result_t *try_start(start_tool_fn f, const char *where) {
-  const char *rv = "tomp " TOMP_VERSION;
-  vlogf("  calling ompt_start_tool(%d, \"%s\") of %s", TOMP_OMPT_OMP_VERSION, rv, where);
-  ompt_start_tool_result_t *r = f(TOMP_OMPT_OMP_VERSION, rv);
-  vlogf(r ? "  ompt_start_tool returned a tool" : "  ompt_start_tool returned NULL: no tool");
-  return r;
+static ompt_start_tool_result_t *try_start(start_tool_fn f) {
+  return f(TOMP_OMPT_OMP_VERSION, "tomp " TOMP_VERSION);
 }
 
 /* A definition of ompt_start_tool that is not tomp's own: the global search order finds the
@@ -123,36 +122,52 @@ static start_tool_fn find_in_address_space(void) {
 static ompt_start_tool_result_t *search_libraries(void) {
   const char *libs = getenv("OMP_TOOL_LIBRARIES");
   if (!libs || !*libs) {
-    vlogf("OMP_TOOL_LIBRARIES is not set: no tool libraries to search");
+    vlogf("No OMP_TOOL_LIBRARIES defined.\n...searching tool libraries failed.\n");
     return NULL;
   }
   if (getauxval(AT_SECURE)) {
-    vlogf("OMP_TOOL_LIBRARIES ignored: secure-execution mode (set-user-ID or similar)");
+    vlogf("OMP_TOOL_LIBRARIES ignored: secure-execution mode (set-user-ID or similar).\n"
+          "...searching tool libraries failed.\n");
     return NULL;
   }
-  vlogf("Searching OMP_TOOL_LIBRARIES=%s", libs);
+  vlogf("Searching tool libraries...\n");
+  vlogf("OMP_TOOL_LIBRARIES = %s\n", libs);
   char *copy = strdup(libs);
   if (!copy) return NULL;
   ompt_start_tool_result_t *r = NULL;
   char *save = NULL;
   for (char *lib = strtok_r(copy, ":", &save); lib && !r; lib = strtok_r(NULL, ":", &save)) {
-    vlogf("Opening %s", lib);
+    vlogf("Opening %s... ", lib);
     void *h = dlopen(lib, RTLD_NOW);
     if (!h) {
       const char *e = dlerror();
-      vlogf("  cannot load it: %s", e ? e : "unknown error");
+      vlogf("Failed: %s\n", e ? e : "unknown error");
       continue;
     }
+    vlogf("Success.\n");
+    vlogf("Searching for ompt_start_tool in %s... ", lib);
+    dlerror();
     void *f = dlsym(h, "ompt_start_tool");
-    if (!f || f == (void *)no_tool) {
-      vlogf("  it does not define ompt_start_tool");
+    if (!f || f == (void *)no_tool) { /* tomp's own: found through the library's needs */
+      const char *e = f ? NULL : dlerror();
+      if (e)
+        vlogf("Failed: %s\n", e);
+      else
+        vlogf("Failed: %s: undefined symbol: ompt_start_tool\n", lib);
       dlclose(h);
       continue;
     }
-    r = try_start((start_tool_fn)f, lib);
-    if (!r) dlclose(h);
+    r = try_start((start_tool_fn)f);
+    if (r) {
+      vlogf("Success.\n");
+    } else {
+      vlogf("Found but not using the OMPT interface.\n");
+      vlogf("Continuing search...\n");
+      dlclose(h);
+    }
   }
   free(copy);
+  if (!r) vlogf("...searching tool libraries failed.\n");
   return r;
 }
 
@@ -179,9 +194,9 @@ static bool path_on(void) {
 
 void tomp_ompt_init(void) {
   open_verbose_log();
-  vlogf("----- tomp: tool initialization -----");
+  vlogf(LOG_START);
 #ifdef TOMP_NO_OMPT
-  vlogf("tomp was built with NO_OMPT=1: no tool support, not looking for a tool");
+  vlogf("tomp was built with NO_OMPT=1: no tool support, not looking for a tool.\n" LOG_END);
   close_verbose_log();
   return;
 #endif
@@ -190,37 +205,36 @@ void tomp_ompt_init(void) {
   if (v) {
     trimmed(v, buf, sizeof buf);
     if (!strcasecmp(buf, "disabled")) {
-      vlogf("OMP_TOOL=disabled: not looking for a tool");
+      vlogf("OMP tool disabled by OMP_TOOL=disabled.\n" LOG_END);
       close_verbose_log();
       return;
     }
     if (strcasecmp(buf, "enabled")) {
       tomp_warn("OMP_TOOL='%s' is neither 'enabled' nor 'disabled'; tool support is off", v);
-      vlogf("OMP_TOOL has an invalid value: not looking for a tool");
+      vlogf("OMP_TOOL has an invalid value: not looking for a tool.\n" LOG_END);
       close_verbose_log();
       return;
     }
   }
-  vlogf("Searching the address space for ompt_start_tool");
+  vlogf("Search for OMP tool in current address space... ");
   start_tool_fn f = find_in_address_space();
-  if (f) tool = try_start(f, object_of((void *)f));
-  else vlogf("  none found (only tomp's own, which returns NULL)");
+  if (f) tool = try_start(f);
+  vlogf(tool ? "Success.\n" : "Failed.\n");
   if (!tool) tool = search_libraries();
-  if (!tool) {
-    vlogf("No tool found: OMPT interface inactive");
-    close_verbose_log();
-    return;
-  }
-  if (!tool->initialize) {
-    vlogf("The tool has no initialize function: OMPT interface inactive");
+  if (tool && !tool->initialize) {
+    vlogf("The tool has no initialize function: not using it.\n");
     tool = NULL;
+  }
+  if (!tool) {
+    vlogf("No OMP tool loaded.\n" LOG_END);
     close_verbose_log();
     return;
   }
-  vlogf("Calling the tool's initialize");
+  vlogf("Tool was started and is using the OMPT interface.\n" LOG_END);
   /* initial_device_num is omp_get_initial_device(): the number of non-host devices, 0. */
   if (!tool->initialize(tomp_ompt_lookup, 0, &tool->tool_data)) {
-    vlogf("initialize returned 0: tool deactivated, OMPT interface inactive");
+    vlogf("The tool's initialize returned 0: tool deactivated, OMPT interface "
+          "inactive.\n");
     memset(&tomp_ompt_cb, 0, sizeof tomp_ompt_cb);
     tomp_ompt_sync_wants();
     path_wanted = 0;
@@ -228,7 +242,7 @@ void tomp_ompt_init(void) {
     close_verbose_log();
     return;
   }
-  vlogf("Tool initialized: OMPT interface active");
+  vlogf("The tool's initialize returned 1: OMPT interface active.\n");
   membarrier_setup();
   pthread_key_create(&initial_key, initial_thread_exit);
   atexit(finalize_at_exit);
@@ -236,9 +250,9 @@ void tomp_ompt_init(void) {
   __atomic_store_n(&tool_initialized, 1, __ATOMIC_SEQ_CST);
   bool path = __atomic_load_n(&path_wanted, __ATOMIC_SEQ_CST);
   if (!path)
-    vlogf("The tool registered no callback and looked up no entry point that reads runtime "
-          "records: tool path off until it does (tomp then pays what it pays without a tool)");
-  vlogf("----- tomp: end of tool initialization -----");
+    vlogf("The tool registered no callback and looked up no entry point that reads "
+          "runtime records: tool path off until it does (tomp then pays what it pays without "
+          "a tool).\n");
   close_verbose_log();
   if (!path || !path_on()) return;
   if (main_thr) tomp_ompt_thread_begin_(main_thr);

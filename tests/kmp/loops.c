@@ -2,7 +2,8 @@
  * __kmpc_dispatch_init/next_* for dynamic, guided, runtime, auto, with the monotonic and
  * nonmonotonic modifiers, over signed and unsigned 32- and 64-bit induction variables counting
  * up and down; lastprivate (the thread told it runs the last iteration), ordered, doacross,
- * sections (a static loop over the section numbers).  Every iteration must run exactly once. */
+ * sections (a static loop over the section numbers); chunked static loops in a team of one
+ * (tomp answers them with one block).  Every iteration must run exactly once. */
 #include <omp.h>
 #include <stdint.h>
 #include <string.h>
@@ -222,5 +223,36 @@ int main(void) {
   }
   for (int s = 0; s < 5; s++)
     CHECK(sec[s] == 1);
+
+  /* a team of one: chunked static loops come back as one block (every iteration once, in
+   * order, lastprivate right), up to the top of the induction variable's range */
+  int order = 0, inorder = 1;
+  reset();
+#pragma omp parallel for num_threads(1) schedule(static, 3) lastprivate(last)
+  for (int i = 0; i < N; i++) {
+    HIT(i);
+    inorder &= order++ == i;
+    last = i;
+  }
+  check_all("static,3 one thread");
+  CHECK(inorder && last == N - 1);
+  reset();
+#pragma omp parallel for num_threads(1) schedule(static, 1)
+  for (unsigned i = 0xffffffffu; i > 0xffffffffu - N; i--)
+    HIT(0xffffffffu - i);
+  check_all("static,1 one thread unsigned from the top");
+  reset();
+#pragma omp parallel for num_threads(1) schedule(static, 2) lastprivate(last)
+  for (int i = 2147483647 - N; i < 2147483647; i++) {
+    HIT(i - (2147483647 - N));
+    last = i - (2147483647 - N);
+  }
+  check_all("static,2 one thread up to INT_MAX - 1");
+  CHECK(last == N - 1);
+  reset();
+#pragma omp parallel for num_threads(1) schedule(simd : static, 4)
+  for (long i = 0; i < N; i++)
+    HIT(i);
+  check_all("simd:static,4 one thread");
   return 0;
 }

@@ -2,7 +2,7 @@
  * mutexinoutset group (members exclusive, in any order, between the tasks before and after),
  * an if(0) task with dependences (__kmpc_omp_wait_deps, then the body in place), taskwait
  * depend, array sections and depobj (clang flattens both into the list), and detach: a
- * detached task's dependents wait for omp_fulfill_event. */
+ * detached task's dependents wait for omp_fulfill_event; also in a team of one. */
 #include <omp.h>
 #include <stdio.h>
 
@@ -86,6 +86,13 @@ static void detached(void) {
 
 int main(void) {
   chains();
+  /* a team of one: tasks whose dependences are met run at once, skipping the table; a
+   * detached predecessor is not complete, so its dependent must still wait */
+#pragma omp parallel num_threads(1)
+  {
+    chains();
+    detached();
+  }
 #pragma omp parallel num_threads(4)
   if (omp_get_thread_num() == 0) {
     chains();

@@ -2,8 +2,11 @@
  * given to __kmpc_omp_task_with_deps directly: inoutset (0x8: the members follow the tasks
  * before them and precede later in/out tasks, not each other) and omp_all_memory (0x80: after
  * every earlier sibling with dependences, before every later one), with in (0x1) and in|out
- * (0x3) around them; and __kmpc_omp_wait_deps (clang 14's taskwait depend: libomp 14 has no
- * __kmpc_omp_taskwait_deps_51 to compare with).  In a team of three and outside any region. */
+ * (0x3) around them; omp_all_memory as libomp also takes it (`out` on the address -1); a task
+ * allocated without a routine, only for its dependences; and __kmpc_omp_wait_deps (clang 14's
+ * taskwait depend: libomp 14 has no __kmpc_omp_taskwait_deps_51 to compare with).  In a team
+ * of three and outside any region.  (The -1 spelling and the routine-less task failed before
+ * tomp took them: the reader ran before the writer; a crash.) */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +36,7 @@ void __kmpc_omp_wait_deps(void *loc, int32_t gtid, int32_t n, dep_t *d, int32_t 
 int32_t __kmpc_global_thread_num(void *loc);
 
 #define IN 0x1
+#define OUT 0x2
 #define INOUT 0x3
 #define SET 0x8
 #define ALL 0x80
@@ -99,6 +103,28 @@ static void run(void) {
   __kmpc_omp_taskwait(NULL, gtid);
   CHECKF(seen_y == 103007 && nlog == 1 && log_[0] == 8, "all-memory saw %ld, then %ld", seen_y,
          log_[0]);
+
+  /* libomp's other spelling of omp_all_memory: `out` on the address (intptr_t)-1 */
+  y = seen_y = 0;
+  nlog = 0;
+  submit(gtid, 3, &y, INOUT);
+  submit(gtid, 4, (long *)(intptr_t)-1, OUT);
+  submit(gtid, 5, &y, IN);
+  __kmpc_omp_taskwait(NULL, gtid);
+  CHECKF(seen_y == 103007 && nlog == 1 && log_[0] == 8, "out on -1 saw %ld, then %ld", seen_y,
+         log_[0]);
+
+  /* a task without a routine, only for its dependences (Intel's `taskwait depend nowait`):
+   * it runs as an empty task and orders the reader after the slow writer */
+  y = 0;
+  nlog = 0;
+  submit(gtid, 3, &y, INOUT);
+  kmp_task_t *e = __kmpc_omp_task_alloc(NULL, gtid, 1, sizeof(kmp_task_t), 0, NULL);
+  dep_t d = {(intptr_t)&y, sizeof(long), INOUT};
+  __kmpc_omp_task_with_deps(NULL, gtid, e, 1, &d, 0, NULL);
+  submit(gtid, 5, &y, IN);
+  __kmpc_omp_taskwait(NULL, gtid);
+  CHECKF(nlog == 1 && log_[0] == 7, "after the empty task: %ld", log_[0]);
 }
 
 int main(void) {

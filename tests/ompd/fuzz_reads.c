@@ -182,7 +182,13 @@ static void make_layout(void) {
   r = mix(r);                                                                                      \
   L.s##_##f = (uint32_t)(r % (L.s##_size - 8)) & ~3u;
   TOMP_OMPD_ALL_FIELDS(FIELD_)
+  TOMP_OMPD_V2_FIELDS(FIELD_)
 #undef FIELD_
+  /* version 2's runner table: up to 3 entries of garbage (function addresses that may match
+   * what the library reads as a function, offsets of any size) */
+  L.runner_size = 16;
+  L.runners = ARENA + 0x2000;
+  L.runners_end = L.runners + 16 * (mix(seed * 91) % 4);
   memset(&T, 0, sizeof T);
   T.version = TOMP_THREAD_TABLE_VERSION;
   T.chunk_size = 4;

@@ -31,6 +31,30 @@ for debug in enabled ""; do
     OMP_THREAD_LIMIT=16 OMP_WAIT_POLICY=passive LD_LIBRARY_PATH="$OUT/lib" OMPD_LIB="$OUT/lib/libtompd.so" \
     timeout -k 5 60 "$OUT/ompd_api" "$OUT/target" "$outer" "$inner" "$task" "$phase" || rc=1
 done
+# The same on a clang-built target (LLVM's ABI, tomp as libomp.so.5): the task functions
+# are clang's microtasks and task entry, not the front-end's runners (src/core/runner.h).
+# Each is the one its (noinline) function hands the runtime.
+if command -v clang-14 >/dev/null; then
+  ln -sf libtomp.so "$OUT/lib/libomp.so.5"
+  clang-14 -fopenmp -O1 -g -no-pie "$here/ompd_api_target.c" -o "$OUT/target-clang" -lpthread || exit 1
+  objdump -d --no-show-raw-insn "$OUT/target-clang" >"$OUT/target-clang.dis"
+  ref() { # FUNCTION PREFIX: the address of the first PREFIX* symbol FUNCTION's code names
+    awk -v f="<$1>:" -v p="<$2" '$2 == f { on = 1; next } /^[0-9a-f]+ <.*>:$/ { on = 0 }
+      on && index($0, p) { sub(/.*# /, ""); sub(/ .*/, ""); print; exit }' "$OUT/target-clang.dis"; }
+  couter=$(ref outer_region .omp_outlined); cinner=$(ref inner_region .omp_outlined)
+  ctask=$(ref spawn_task .omp_task_entry)
+  cphase=$(nm "$OUT/target-clang" | awk '$3 == "phase" { print $1 }')
+  if [ -z "$couter" ] || [ -z "$cinner" ] || [ -z "$ctask" ] || [ -z "$cphase" ]; then
+    echo "clang target: microtasks not found ($couter $cinner $ctask $cphase)"; rc=1
+  else
+    for debug in enabled ""; do
+      echo "clang, OMP_DEBUG=$debug:"
+      env ${debug:+OMP_DEBUG=$debug} OMP_NUM_THREADS=2,2 OMP_SCHEDULE=dynamic,3 OMP_MAX_ACTIVE_LEVELS=4 \
+        OMP_THREAD_LIMIT=16 OMP_WAIT_POLICY=passive LD_LIBRARY_PATH="$OUT/lib" OMPD_LIB="$OUT/lib/libtompd.so" \
+        timeout -k 5 60 "$OUT/ompd_api" "$OUT/target-clang" "0x$couter" "0x$cinner" "0x$ctask" "$cphase" clang || rc=1
+    done
+  fi
+fi
 echo "breakpoints:"
 gcc -fopenmp -O1 -g -no-pie -rdynamic -Wall -Wextra -Werror -I"$ROOT/include" "$here/ompd_api_bp.c" \
   -o "$OUT/bp" -ldl || exit 1

@@ -44,7 +44,7 @@ static void warm_up(void) {
   warm++;
 }
 
-static void spawn_task(void) {
+__attribute__((noinline)) static void spawn_task(void) {
 #pragma omp task if (0)
   {
     say("C");
@@ -52,7 +52,7 @@ static void spawn_task(void) {
   }
 }
 
-static void inner_region(int outer) {
+__attribute__((noinline)) static void inner_region(int outer) {
 #pragma omp parallel
   {
     int me = omp_get_thread_num();
@@ -81,7 +81,7 @@ static void inner_region(int outer) {
   }
 }
 
-static void outer_region(void) {
+__attribute__((noinline)) static void outer_region(void) {
 #pragma omp parallel
   inner_region(omp_get_thread_num());
 }

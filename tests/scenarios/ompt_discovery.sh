@@ -47,9 +47,9 @@ grep -qE '^1: control_tool command=1 modifier=0 arg=null codeptr=main' "$W/d4.ou
 # 5. verbose log to a file; stdout logging
 rm -f "$W/verbose.log"
 OMP_TOOL_VERBOSE_INIT=$W/verbose.log OMP_TOOL_LIBRARIES=$TOOL on_tomp "$P" > /dev/null
-grep -q 'Tool initialized: OMPT interface active' "$W/verbose.log" || fail "verbose log file"
+grep -q 'Tool was started and is using the OMPT interface' "$W/verbose.log" || fail "verbose log file"
 OMP_TOOL_VERBOSE_INIT=stdout on_tomp "$P" > "$W/d5.out"
-grep -q 'No tool found' "$W/d5.out" || fail "verbose stdout"
+grep -q 'No OMP tool loaded' "$W/d5.out" || fail "verbose stdout"
 
 # 6. initialize returns 0: no event, no finalize, omp_control_tool says notool
 OMPT_PRINT_INIT_RESULT=0 OMP_TOOL_LIBRARIES=$TOOL on_tomp "$P" > "$W/d6.out"

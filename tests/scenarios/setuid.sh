@@ -99,11 +99,11 @@ for p in $progs; do
   as_user OMP_TOOL_LIBRARIES="$dir/lib/evil.so" "$dir/bin/$p" || bad "$p fails with OMP_TOOL_LIBRARIES"
   as_user OMP_TOOL_VERBOSE_INIT=stderr OMP_TOOL_LIBRARIES="$dir/lib/evil.so" "$dir/bin/$p" ||
     bad "$p fails with OMP_TOOL_VERBOSE_INIT=stderr"
-  grep -q 'tool initialization' "$dir/run.log" || bad "$p: OMP_TOOL_VERBOSE_INIT=stderr does not log"
+  grep -q 'LOGGING OF TOOL REGISTRATION' "$dir/run.log" || bad "$p: OMP_TOOL_VERBOSE_INIT=stderr does not log"
   grep -q 'OMP_TOOL_LIBRARIES ignored: secure-execution' "$dir/run.log" ||
     bad "$p: the stderr log does not say OMP_TOOL_LIBRARIES was ignored"
   as_user OMP_TOOL_VERBOSE_INIT=stdout "$dir/bin/$p" || bad "$p fails with OMP_TOOL_VERBOSE_INIT=stdout"
-  grep -q 'tool initialization' "$dir/run.log" || bad "$p: OMP_TOOL_VERBOSE_INIT=stdout does not log"
+  grep -q 'LOGGING OF TOOL REGISTRATION' "$dir/run.log" || bad "$p: OMP_TOOL_VERBOSE_INIT=stdout does not log"
 done
 if [ $have_prof = 1 ]; then
   as_user TOMP_PROF_DIR="$dir/out/prof" "$dir/bin/prog-prof" || bad "prog-prof fails with TOMP_PROF_DIR"

@@ -107,7 +107,7 @@ TOMPD_EXPORT ompd_rc_t ompd_get_api_version(ompd_word_t *version) {
 }
 
 static const char version_string[] =
-    "tomp libtompd 0.1 (OpenMP 5.2 OMPD, host only; tomp layout version 1)";
+    "tomp libtompd 0.1 (OpenMP 5.2 OMPD, host only; tomp layout versions 1 and 2)";
 
 TOMPD_EXPORT ompd_rc_t ompd_get_version_string(const char **string) {
   if (!string) return ompd_rc_bad_input;
@@ -125,8 +125,9 @@ TOMPD_EXPORT ompd_rc_t ompd_finalize(void) {
 
 /* The layout at addr: known magic and version, sane sizes and offsets. */
 static ompd_rc_t layout_check(const tomp_ompd_layout_t *L) {
-  if (L->magic != TOMP_OMPD_MAGIC || L->version != TOMP_OMPD_LAYOUT_VERSION ||
-      L->layout_size < sizeof *L || L->pointer_size != 8)
+  if (L->magic != TOMP_OMPD_MAGIC || L->version < 1 || L->version > TOMP_OMPD_LAYOUT_VERSION ||
+      L->layout_size < (L->version == 1 ? TOMP_OMPD_LAYOUT_V1_SIZE : sizeof *L) ||
+      L->pointer_size != 8)
     return ompd_rc_incompatible;
   if (L->thread_size > 65536 || L->team_size > 65536 || L->task_size > 65536 ||
       L->icv_size > 4096 || L->global_size > 65536 || L->task_size == 0)
@@ -135,7 +136,13 @@ static ompd_rc_t layout_check(const tomp_ompd_layout_t *L) {
 #define TOMPD_FIELD_IN_(s, f, t)                                                                   \
   if ((uint64_t)L->s##_##f + 8 > (uint64_t)L->s##_size + 8) return ompd_rc_incompatible;
   TOMP_OMPD_ALL_FIELDS(TOMPD_FIELD_IN_)
+  TOMP_OMPD_V2_FIELDS(TOMPD_FIELD_IN_) /* zero in a version 1 layout: inside */
 #undef TOMPD_FIELD_IN_
+  /* runners: whole entries of the size version 2 has, a table of sane length (tompd_entry) */
+  if (L->runners &&
+      (L->runner_size != 16 || L->runners_end < L->runners ||
+       (L->runners_end - L->runners) % 16 || (L->runners_end - L->runners) / 16 > TOMPD_MAX_RUNNERS))
+    return ompd_rc_incompatible;
   return ompd_rc_ok;
 }
 
@@ -162,11 +169,21 @@ TOMPD_EXPORT ompd_rc_t ompd_process_initialize(ompd_address_space_context_t *con
   ompd_rc_t rc = tompd_u64(&probe, sym.address, &magic);
   if (rc == ompd_rc_ok) rc = tompd_u32(&probe, sym.address + 8, &version);
   if (rc != ompd_rc_ok) return rc;
-  if (magic != TOMP_OMPD_MAGIC || version != TOMP_OMPD_LAYOUT_VERSION) return ompd_rc_incompatible;
-  /* version 1 is all 64- and 32-bit words: convert each */
+  if (magic != TOMP_OMPD_MAGIC || version < 1 || version > TOMP_OMPD_LAYOUT_VERSION)
+    return ompd_rc_incompatible;
+  /* all 64- and 32-bit words: convert each; version 1 ends where version 2's runners begin
+   * (what it lacks stays zero: no runners) */
+  memset(&L, 0, sizeof L);
+  size_t have = version == 1 ? TOMP_OMPD_LAYOUT_V1_SIZE : sizeof L;
   uint32_t *w = (uint32_t *)&L;
-  for (size_t i = 0; i < sizeof L / 4; i++)
+  for (size_t i = 0; i < have / 4; i++)
     if ((rc = tompd_u32(&probe, sym.address + 4 * i, &w[i])) != ompd_rc_ok) return rc;
+  if (version > 1 &&
+      ((rc = tompd_u64(&probe, sym.address + offsetof(tomp_ompd_layout_t, runners),
+                       &L.runners)) != ompd_rc_ok ||
+       (rc = tompd_u64(&probe, sym.address + offsetof(tomp_ompd_layout_t, runners_end),
+                       &L.runners_end)) != ompd_rc_ok))
+    return rc;
   if ((rc = tompd_u64(&probe, sym.address, &L.magic)) != ompd_rc_ok) return rc;
   if ((rc = tompd_u64(&probe, sym.address + offsetof(tomp_ompd_layout_t, version_string),
                       &L.version_string)) != ompd_rc_ok ||

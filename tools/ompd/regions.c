@@ -336,9 +336,29 @@ TOMPD_EXPORT ompd_rc_t ompd_task_handle_compare(ompd_task_handle_t *task_handle_
   return ompd_rc_ok;
 }
 
+ompd_rc_t tompd_entry(ompd_address_space_handle_t *as, uint64_t fn, uint64_t data,
+                      uint64_t *entry) {
+  const tomp_ompd_layout_t *L = &as->L;
+  *entry = fn;
+  if (!fn || !L->runners) return ompd_rc_ok;
+  for (uint64_t r = L->runners; r < L->runners_end; r += 16) {
+    uint64_t rfn, off;
+    ompd_rc_t rc;
+    if ((rc = tompd_u64(as, r, &rfn)) != ompd_rc_ok || (rc = tompd_u64(as, r + 8, &off)) != ompd_rc_ok)
+      return rc;
+    if (rfn != fn) continue;
+    /* a runner: the compiler's function is in its argument (none there: corrupt) */
+    if (off > 65536) return ompd_rc_error;
+    if ((rc = tompd_u64(as, data + off, entry)) != ompd_rc_ok) return rc;
+    return *entry ? ompd_rc_ok : ompd_rc_unavailable;
+  }
+  return ompd_rc_ok;
+}
+
 /* The outlined body the task runs: an explicit task's own function; an implicit task's is
  * its region's (a worker keeps it in its descriptor; the team has it while OMPD listens, and
- * a team with workers has it through any of them). */
+ * a team with workers has it through any of them).  Where that is a front-end's runner, the
+ * compiler's function it calls (tompd_entry). */
 TOMPD_EXPORT ompd_rc_t ompd_get_task_function(ompd_task_handle_t *task_handle,
                                               ompd_address_t *entry_point) {
   if (!tompd_task_ok(task_handle)) return ompd_rc_stale_handle;
@@ -346,11 +366,13 @@ TOMPD_EXPORT ompd_rc_t ompd_get_task_function(ompd_task_handle_t *task_handle,
   ompd_rc_t rc = tompd_task_check(task_handle);
   if (rc != ompd_rc_ok) return rc;
   ompd_address_space_handle_t *as = task_handle->as;
-  uint64_t t = task_handle->addr, fn = 0;
+  uint64_t t = task_handle->addr, fn = 0, data = 0;
   uint32_t f = task_handle->flags;
   if (f & TOMP_OMPD_TASK_EXPLICIT) {
     if (f & TOMP_OMPD_TASK_TINY) return ompd_rc_unavailable; /* its fn is not its own */
-    if ((rc = tompd_u64(as, t + LAY(as).task_fn, &fn)) != ompd_rc_ok) return rc;
+    if ((rc = tompd_u64(as, t + LAY(as).task_fn, &fn)) != ompd_rc_ok ||
+        (rc = tompd_u64(as, t + LAY(as).task_data, &data)) != ompd_rc_ok)
+      return rc;
   } else if (f & TOMP_OMPD_TASK_IMPLICIT) {
     uint64_t team, threads, thr;
     uint32_t num, n;
@@ -362,15 +384,19 @@ TOMPD_EXPORT ompd_rc_t ompd_get_task_function(ompd_task_handle_t *task_handle,
         (rc = tompd_i32(as, LAY(as).global + LAY(as).global_debug, &debug)) != ompd_rc_ok)
       return rc;
     if (n == 0 || n > TOMPD_MAX_TEAM || num >= n) return ompd_rc_error;
+    bool v2 = LAY(as).runners != 0; /* fn_data offsets are there */
     if (num == 0 && debug) {
       rc = tompd_u64(as, team + LAY(as).team_fn, &fn);
+      if (rc == ompd_rc_ok && v2) rc = tompd_u64(as, team + LAY(as).team_fn_data, &data);
     } else if (num > 0 || n > 1) {
       if ((rc = tompd_u64(as, threads + 8ull * (num ? num : 1), &thr)) == ompd_rc_ok)
         rc = tompd_u64(as, thr + LAY(as).thread_fn, &fn);
+      if (rc == ompd_rc_ok && v2) rc = tompd_u64(as, thr + LAY(as).thread_fn_data, &data);
     }
     if (rc != ompd_rc_ok) return rc;
   }
   if (!fn) return ompd_rc_unavailable; /* an initial task, or a team of one without OMPD */
+  if ((rc = tompd_entry(as, fn, data, &fn)) != ompd_rc_ok) return rc;
   entry_point->segment = ompd_segment_none;
   entry_point->address = fn;
   return ompd_rc_ok;

@@ -42,6 +42,7 @@
 /* Sanity bounds on what is read from the target */
 #define TOMPD_MAX_TEAM 65536u  /* threads in one team */
 #define TOMPD_MAX_STRING 4096u /* strings read from the target */
+#define TOMPD_MAX_RUNNERS 64u  /* entries of the layout's runner table (version 2) */
 
 enum {
   TOMPD_AS_MAGIC = 0x41537470,
@@ -117,5 +118,8 @@ ompd_rc_t tompd_parallel_check(ompd_parallel_handle_t *ph);
 ompd_rc_t tompd_task_check(ompd_task_handle_t *th);
 /* nthreads of a region (1 for an initial thread's implicit region) */
 ompd_rc_t tompd_parallel_size(ompd_parallel_handle_t *ph, uint32_t *n);
+/* The user's function behind fn, the function core recorded with argument data: fn itself,
+ * or for a front-end's runner (layout version 2) the compiler's function it calls. */
+ompd_rc_t tompd_entry(ompd_address_space_handle_t *as, uint64_t fn, uint64_t data, uint64_t *entry);
 
 #endif

@@ -78,6 +78,7 @@ static __thread int work_depth;
 #define MAXHELD 64
 static __thread ompt_wait_id_t held[MAXHELD];
 static __thread int nheld;
+static __thread int masked_depth;
 
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void out(const char *fmt, ...) {
@@ -514,7 +515,7 @@ static void on_task_schedule(ompt_data_t *prior, ompt_task_status_t st, ompt_dat
     ompt_data_t *cur;
     if (get_task_info(0, NULL, &cur, NULL, NULL, NULL) != 2 || cur != next)
       ERROR("task_schedule: next task is not the current task");
-    if (st == ompt_task_switch) {
+    if (st == ompt_task_switch || st == ompt_task_yield) {
       ompt_frame_t *f;
       int tnum;
       ompt_data_t *pd;
@@ -643,6 +644,34 @@ static void on_cancel(ompt_data_t *tdata, int flags, const void *ra) {
   }
 }
 
+/* masked (and master) regions: begin and end in the executing thread, in its current task;
+ * they pair and nest per thread */
+static void on_masked(ompt_scope_endpoint_t ep, ompt_data_t *pdata, ompt_data_t *tdata,
+                      const void *ra) {
+  const char *ev = ep == ompt_scope_begin ? "masked_begin" : "masked_end";
+  enter(ev);
+  out("%s parallel=%" PRIu64 " task=%" PRIu64 " codeptr=%s", ev, par_id(pdata), task_id(tdata),
+      sym(ra));
+  ompt_data_t *td, *pd;
+  if (get_task_info(0, NULL, &td, NULL, &pd, NULL) != 2 || td != tdata || pd != pdata)
+    ERROR("%s: task/parallel data are not the current task's", ev);
+  if (strict && !ra) ERROR("%s: codeptr_ra NULL", ev);
+  if (ep == ompt_scope_begin)
+    masked_depth++;
+  else if (--masked_depth < 0) {
+    ERROR("masked_end without begin");
+    masked_depth = 0;
+  }
+}
+
+/* a flush construct: the encountering thread's data */
+static void on_flush(ompt_data_t *thread_data, const void *ra) {
+  enter("flush");
+  out("flush codeptr=%s", sym(ra));
+  if (thread_data != get_thread_data()) ERROR("flush: thread_data is not the thread's");
+  if (strict && !ra) ERROR("flush: codeptr_ra NULL");
+}
+
 static void on_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, ompt_data_t *pdata,
                          ompt_data_t *tdata, const void *ra) {
   enter("reduction");
@@ -725,8 +754,8 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num,
   REG(reduction, on_reduction);
   REG(error, on_error);
   REG(target_emi, on_target_emi);
-  reg(ompt_callback_masked, "masked", NULL);
-  reg(ompt_callback_flush, "flush", NULL);
+  REG(masked, on_masked);
+  REG(flush, on_flush);
   reg(ompt_callback_target_map_emi, "target_map_emi", NULL);
   v = getenv("OMPT_PRINT_NO_CONTROL");
   if (!v || strcmp(v, "1")) REG(control_tool, on_control_tool);

@@ -347,10 +347,13 @@ class Backtrace:
                           "OpenMP runtime: %s, a task scheduling point that runs the task "
                           "above" % entry if self.view.task_kind(chain[i - 1]) == "explicit"
                           else "OpenMP runtime: %s, which runs the region above" % entry)
-            # the task's own frames (older than its enter frame, newer than its exit frame)
+            # the task's own frames (older than its enter frame, newer than its exit frame),
+            # less a front-end's frames that call the compiler's outlined function (clang's
+            # microtask and task routine have their own signatures): the runtime's library
             while k < len(frames) and (b_exit is None or
                                        (frames[k].cfa is not None and frames[k].cfa < b_exit)):
-                self.emit(frames[k])
+                if not frames[k].runtime:
+                    self.emit(frames[k])
                 k += 1
             last = task
             if b_exit is None:
