@@ -16,10 +16,12 @@ LOGDIR=build/check
 # omp-tools.h): the OMPT tests and scenarios; util-linux: taskset, setpriv; libdw-dev, zlib1g-dev:
 # tomp-prof; libotf2-trace-dev, otf2-tools: tomp-prof's OTF2 traces and otf2-print; passwd
 # (useradd): scenarios/setuid.sh; clang-14, libclang-rt-14-dev (libFuzzer): scenarios/fuzz.sh
-# and the clang-built tests; gdb (with its Python): the OMPD gdb tests.
+# and the clang-built tests; gdb (with its Python): the OMPD gdb tests; openmpi-bin,
+# libopenmpi-dev: tomp-prof's MPI + OpenMP test (mpicc, mpirun); chromium: tomp-prof's views
+# and HTML report.
 DEBS="gcc g++ make binutils libc-bin util-linux pkgconf gfortran libtsan2 libasan8 libubsan1
       llvm-14-tools libomp-14-dev libdw-dev zlib1g-dev golang-go chromium libotf2-trace-dev
-      otf2-tools passwd clang-14 libclang-rt-14-dev gdb"
+      otf2-tools passwd clang-14 libclang-rt-14-dev gdb openmpi-bin libopenmpi-dev"
 
 source tools/debs.sh
 # shellcheck disable=SC2086

@@ -247,9 +247,12 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   if (prep) prep(team, prep_arg);
   tomp_affinity_team(thr, team, bind);
 
+  /* The master is in the team before any worker can run in it: a debugger judges whether a
+   * region is still on by its primary thread (tools/ompd, team_active), and a worker may run
+   * a task of the region before a descheduled master would get here. */
+  fork_master_enter(thr, team);
   for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
 
-  fork_master_enter(thr, team);
   tomp_bind_thread(thr, team, bind);
   if (observed) {
     tomp_ev_implicit_task(thr, ompt_scope_begin);

@@ -1,8 +1,10 @@
-/* Unit test of the exporters (export-speedscope.c, export-pprof.c, export-chrome.c) on a
+/* Unit test of the exporters (export-speedscope.c, export-pprof.c, export-chrome.c,
+ * export-html.c) on a
  * profile model built by hand, before and independently of real recordings.
  * tests/prof/views_model.sh compiles it with the exporter sources, runs
  *   view_model DIR
- * and checks the files it writes (model.speedscope.json, model.pb.gz, model.trace.json, and
+ * and checks the files it writes (model.speedscope.json, model.pb.gz, model.trace.json,
+ * model.html, and
  * the same for an empty profile, empty.*) with python3 and `go tool pprof`.
  *
  * The model: one process (pid 4242, 200 Hz), two threads.
@@ -82,7 +84,7 @@ static void write_all(const tp_profile_t *p, const char *dir, const char *base) 
     const char *ext;
     int (*fn)(const tp_profile_t *, FILE *);
   } views[] = {{"speedscope.json", tp_export_speedscope}, {"pb.gz", tp_export_pprof},
-               {"trace.json", tp_export_chrome}};
+               {"trace.json", tp_export_chrome}, {"html", tp_export_html}};
   for (size_t i = 0; i < N(views); i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.%s", dir, base, views[i].ext);

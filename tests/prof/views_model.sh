@@ -14,9 +14,10 @@ W=${TEST_OUT:-/tmp}/prof_views_model
 rm -rf "$W"; mkdir -p "$W"
 command -v python3 >/dev/null || { echo "python3 not installed: cannot check the JSON views"; exit 77; }
 R=$root/tools/prof/report
+cd "$root" # export-html.c's .incbin names its stylesheet and script from the top directory
 gcc -std=gnu11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
   -Wmissing-prototypes -Wno-missing-field-initializers -I"$R" "$root/tests/prof/view_model.c" "$R/export-util.c" \
-  "$R/export-speedscope.c" "$R/export-pprof.c" "$R/export-chrome.c" -lz -lm -o "$W/view_model" || exit 1
+  "$R/export-speedscope.c" "$R/export-pprof.c" "$R/export-chrome.c" "$R/export-html.c" -lz -lm -o "$W/view_model" || exit 1
 "$W/view_model" "$W" 2>"$W/stderr" || { cat "$W/stderr"; exit 1; }
 grep -q 'no trace events' "$W/stderr" || { echo "no warning for a trace without events"; exit 1; }
 
@@ -160,4 +161,29 @@ for s in ("samples/count time/nanoseconds[dflt] work/nanoseconds wait/nanosecond
 print("pprof ok")
 PY
 grep -q 'Showing nodes accounting for 0' "$W/empty.txt" || { cat "$W/empty.txt"; echo "empty pprof profile"; exit 1; }
+
+# the HTML report's embedded data: it parses, names round-trip, no raw '<' in it
+python3 - "$W" <<'PY' || exit 1
+import json, sys
+W = sys.argv[1]
+WEIRD = 'weird "q" \\ \u00e9\t\x01 \ufffd end'
+for base in ("model", "empty"):
+    t = open(f"{W}/{base}.html", encoding="utf-8").read()
+    raw = t.split('id="tp-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in raw, f"{base}.html: a raw '<' in the data"
+    d = json.loads(raw)
+    assert set(d) == {"procs", "locs", "stacks", "threads", "regions", "lanes", "events"}, d.keys()
+    if base == "empty":
+        assert not d["stacks"] and not d["threads"] and not d["lanes"], d
+        continue
+    names = [l[0] for l in d["locs"]]
+    assert WEIRD in names, names
+    assert len(d["stacks"]) == 6 and len(d["threads"]) == 2, d
+    assert d["stacks"][0] == [0, [0, 1, 2], 1, 1, 0, 0.75, 0.5], "time, work, wait, cpu, blame" 
+    time = sum(s[2] for s in d["stacks"])
+    assert abs(time - sum(th[5] for th in d["threads"])) < 1e-6, "stack and thread times differ"
+    assert d["regions"][0][1:4] == [1, 1.5, 2], d["regions"]
+    assert len(d["events"]) == 5, "the instant is left out of the slices"
+print("html data ok")
+PY
 echo ok

@@ -27,6 +27,9 @@ PROF_INSTALL_MSG := tomp-prof: cannot build $(B)/tomp-prof: $(PROF_MISSING) not 
   Fedora: dnf install elfutils-devel zlib-devel); make demo and make check install them. \
   libtomp is built regardless.
 
+# The HTML report's stylesheet and script are built into export-html.o (.incbin)
+$(B)/obj/tools/prof/report/export-html.o: tools/prof/report/export-html.css tools/prof/report/export-html.js
+
 # OTF2 traces (--format otf2) when Debian's libotf2-trace-dev is installed; without it the
 # format says what to install.
 PROF_HAVE_OTF2 := $(shell printf '\043include <otf2/otf2.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)

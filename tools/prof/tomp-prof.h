@@ -6,6 +6,8 @@
 
 int tp_cmd_record(int argc, char **argv); /* cli-record.c */
 int tp_cmd_report(int argc, char **argv); /* report/report.c */
+int tp_cmd_html(int argc, char **argv);   /* report/report.c: report --format html, to
+                                             tomp-prof.html unless -o is given */
 int tp_cmd_dump(int argc, char **argv);   /* cli-dump.c: print a data file's records */
 int tp_cmd_diff(int argc, char **argv);   /* report/diff.c: compare two recordings */
 

@@ -13,7 +13,8 @@
  *  - directed: a TP_REC_BLAME record says `samples` samples (wait_ns of time) were taken
  *    while threads waited for a lock / critical / atomic / ordered wait id that this releaser
  *    then released: that time goes to the releaser's user-model stack;
- *  - undirected: a working sample whose team had w of n threads waiting in a barrier
+ *  - undirected: a working sample (or one inside an MPI call: the team waits for it) whose
+ *    team had w of n threads waiting in a barrier
  *    (team_waiting, team_size, n > w) charges its weight * w / (n - w) to its own stack: the
  *    waiting threads' time, shared among the threads still working.  A thread that runs an
  *    explicit task inside a barrier is working: the recorder does not count it in w.  Both the
@@ -141,8 +142,11 @@ static double sample_weight(const tp_sample_t *s, double period) {
   return s->interval_ns ? (double)s->interval_ns / 1e9 : period;
 }
 
+/* A thread inside an MPI call is not waiting at the barrier: its teammates wait for it, so
+ * the MPI call is charged like work (`...;MPI_Allreduce;MPI wait` carries the blame). */
 static double raw_blame(const tp_sample_t *s, int cls, double w) {
-  if (cls != REP_WORK || !s->team_waiting || s->team_size <= s->team_waiting) return 0;
+  if ((cls != REP_WORK && cls != REP_MPI) || !s->team_waiting || s->team_size <= s->team_waiting)
+    return 0;
   return w * s->team_waiting / (s->team_size - s->team_waiting);
 }
 
@@ -218,12 +222,14 @@ void rep_account_file(rep_acc_t *a, rep_file_t *f, rep_model_t *m) {
     }
     p->psamples = rep_grow(p->psamples, &a->pscap, p->npsamples + 1, sizeof *p->psamples);
     p->psamples[p->npsamples++] = (tp_psample_t){f->proc, t, (uint32_t)(st - p->stacks),
-                                                 ((double)s->ts_ns - (double)f->hdr->start_ns) / 1e9, w};
+                                                 ((double)s->ts_ns - (double)f->hdr->start_ns) / 1e9, w,
+                                                 (uint32_t)cls};
     double blame = raw_blame(s, cls, w);
     if (blame > 0) {
       const inst_t *in = inst_slot(inst, cap, s->region);
       blame *= in->raw > 0 ? in->wait / in->raw : 0;
     }
+    pr->by_class[cls] += w;
     st->samples++;
     st->v[TP_M_TIME] += w;
     st->v[metric] += w;

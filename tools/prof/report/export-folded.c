@@ -1,8 +1,8 @@
 /* FlameGraph folded stacks: one line per distinct user-model stack, `root;...;leaf N`, where
  * N is the chosen metric (--metric, default time) in integer MICROSECONDS (not samples: the
  * processes of one profile may have sampled at different rates).  Threads are merged; with
- * --per-thread each stack starts with a `thread N` frame (`pid P thread N` for several
- * processes).  Frame names are function names; ';' inside a name becomes ':'. */
+ * --per-thread each stack starts with a `thread N` frame (`rank R thread N` for MPI ranks,
+ * `pid P thread N` for other processes).  Frame names are function names; ';' inside a name becomes ':'. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +48,9 @@ int tp_export_folded(const tp_profile_t *p, FILE *out) {
     if (tp_view_opts.per_thread && st->thread < p->nthreads) {
       char t[64];
       const tp_thread_t *th = &p->threads[st->thread];
-      if (p->nprocs > 1)
+      if (p->procs[th->proc].rank >= 0)
+        snprintf(t, sizeof t, "rank %d thread %u", p->procs[th->proc].rank, th->index);
+      else if (p->nprocs > 1)
         snprintf(t, sizeof t, "pid %lld thread %u", (long long)p->procs[th->proc].pid, th->index);
       else
         snprintf(t, sizeof t, "thread %u", th->index);

@@ -25,8 +25,9 @@ static int dat_name(const char *n) {
   return !strncmp(n, "tomp-prof.", 10) && len > 14 && !strcmp(n + len - 4, ".dat");
 }
 
+/* Version order, so that tomp-prof.r2.* comes before tomp-prof.r10.* */
 static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+  return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Expands directories; returns the number of files, or -1 after a message. */
@@ -236,6 +237,7 @@ static void register_proc(tp_profile_t *p, size_t *cap, rep_file_t *f, rep_model
     snprintf(buf, sizeof buf, "%.*s", (int)sizeof c->note, c->note);
     if (*buf) pr->counter_note = rep_str(m, buf);
   }
+  pr->start = (double)h->start_realtime_ns / 1e9; /* made relative in tp_profile_load */
 }
 
 /* Threads: every index named by a THREAD record or used by another record, in index order. */
@@ -323,6 +325,10 @@ tp_profile_t *tp_profile_load(char **paths, int npaths) {
     register_threads(p, &threadcap, &files[nf]);
     nf++;
   }
+  double first = 0;
+  for (size_t i = 0; i < p->nprocs; i++)
+    if (i == 0 || p->procs[i].start < first) first = p->procs[i].start;
+  for (size_t i = 0; i < p->nprocs; i++) p->procs[i].start -= first;
   rep_acc_t *acc = rep_acc_new(p);
   for (size_t i = 0; i < nf; i++) {
     rep_file_t *f = &files[i];

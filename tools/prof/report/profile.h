@@ -66,6 +66,12 @@ typedef struct tp_thread {
   double ctr[TP_NCTR]; /* counter events */
 } tp_thread_t;
 
+/* What a sample was doing: working, in an OpenMP wait state (barrier, taskwait, lock, ...,
+ * overhead), idle, in a runtime's wait loop whatever state the runtime reported, or inside
+ * an MPI call (frames in the MPI library: MPI waiting, not work).  All but TP_SC_WORK count
+ * as wait. */
+enum { TP_SC_WORK, TP_SC_WAIT, TP_SC_IDLE, TP_SC_RTWAIT, TP_SC_MPI, TP_NSC };
+
 typedef struct tp_proc {
   int64_t pid;
   int32_t rank;        /* -1 if none */
@@ -83,6 +89,8 @@ typedef struct tp_proc {
                             its samples weigh CPU time */
   uint64_t sample_period;
   const char *counter_note; /* counters asked for but not recorded, and why (NULL: none) */
+  double start;        /* seconds from the earliest process's start (wall clock): aligns ranks */
+  double by_class[TP_NSC]; /* thread time by sample class */
 } tp_proc_t;
 
 /* One parallel region call path (all its instances, all processes merged). */
@@ -123,6 +131,7 @@ typedef struct tp_psample {
   uint32_t proc, thread, stack; /* stack: index into stacks */
   double ts;                    /* seconds from the start of its process's recording */
   double weight;                /* seconds it stands for */
+  uint32_t cls;                 /* TP_SC_*: what it was doing */
 } tp_psample_t;
 
 typedef struct tp_profile {
@@ -172,6 +181,7 @@ int tp_export_folded(const tp_profile_t *p, FILE *out);          /* export-folde
 int tp_export_speedscope(const tp_profile_t *p, FILE *out);      /* export-speedscope.c */
 int tp_export_pprof(const tp_profile_t *p, FILE *out);           /* export-pprof.c (gzip) */
 int tp_export_chrome(const tp_profile_t *p, FILE *out);          /* export-chrome.c */
+int tp_export_html(const tp_profile_t *p, FILE *out);            /* export-html.c */
 /* export-otf2.c: an OTF2 archive (DIR/traces.otf2 + DIR/traces/) of the trace events; needs
  * libotf2 at build time (else a message and -1) */
 int tp_export_otf2_dir(const tp_profile_t *p, const char *dir);

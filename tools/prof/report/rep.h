@@ -41,6 +41,8 @@ enum {
   REP_CL_TOOL,    /* libtomp-prof.so */
   REP_CL_SYSTEM,  /* libc, the dynamic loader, libgcc_s, vdso, _start: never a user root */
   REP_CL_UNKNOWN, /* no mapping covers the address */
+  REP_CL_MPI,     /* the MPI library (libmpi*, Open MPI's libopen-pal, mca_* components, MPICH,
+                     PMIx, UCX, libfabric) or a function named MPI_* / PMPI_* */
 };
 typedef struct rep_sym rep_sym_t;
 rep_sym_t *rep_sym_new(rep_model_t *m, const char *maps, size_t len);
@@ -48,6 +50,9 @@ void rep_sym_free(rep_sym_t *s);
 /* addr is the address to look up: the pc of an exact leaf, return address - 1 otherwise */
 uint32_t rep_sym_loc(rep_sym_t *s, uint64_t addr);
 int rep_sym_class(rep_sym_t *s, uint64_t addr);
+/* Whether addr is in the program's executable (the first mapped code): inside an MPI call,
+ * only such a frame (a user's reduction operator called back) is the program's work again. */
+int rep_sym_in_program(rep_sym_t *s, uint64_t addr);
 /* The frames of addr with inlined calls expanded, root first (the symbol's function, then
  * each inlined function at the line of the call below it; the last at addr's line); one
  * location (rep_sym_loc's) where nothing is inlined.  The array lives with the profile. */
@@ -107,7 +112,9 @@ uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, i
 uint32_t rep_blame_stack(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uint32_t *out);
 
 /* ---- metrics (blame.c) ---- */
-enum { REP_WORK, REP_WAIT, REP_IDLE, REP_RTWAIT /* waiting in runtime code, state says work */ };
+/* the same values as profile.h's TP_SC_* */
+enum { REP_WORK, REP_WAIT, REP_IDLE, REP_RTWAIT /* waiting in runtime code, state says work */,
+       REP_MPI /* inside an MPI call */ };
 int rep_state_class(uint32_t state);        /* REP_WORK / REP_WAIT / REP_IDLE (idle counts as wait) */
 int rep_sample_class(const tp_sample_t *s); /* the state's class, libomp's pool wait = idle */
 const char *rep_wait_name(uint32_t state);  /* the synthetic leaf of a wait state, NULL for work */

@@ -1,4 +1,5 @@
-/* tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome] [-o FILE]
+/* tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome|html|otf2] [-o FILE]
+ *                  [--html FILE]
  *                  [--metric time|work|wait|blame|cpu|COUNTER] [--min-percent P] [--per-thread]
  *                  [--fold-recursion] [--width N] [--full-names] [--raw-names]
  * Reads the data files (default ./tomp-prof-data), builds the profile (load.c) and writes one
@@ -23,12 +24,14 @@ static const struct {
     {"text", tp_view_text, 0},           {"folded", tp_export_folded, 0},
     {"speedscope", tp_export_speedscope, 0}, {"pprof", tp_export_pprof, 1},
     {"chrome", tp_export_chrome, 0},        {"otf2", NULL, 0},
+    {"html", tp_export_html, 0},
 };
-enum { OTF2_VIEW = 5 }; /* writes a directory, not a stream */
+enum { OTF2_VIEW = 5, HTML_VIEW = 6 }; /* otf2 writes a directory, not a stream */
 
 static int report_usage(void) {
-  fputs("usage: tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome|otf2]\n"
-        "                        [-o FILE] [--metric time|work|wait|blame|cpu|COUNTER] [--min-percent P]\n"
+  fputs("usage: tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome|otf2|html]\n"
+        "                        [-o FILE] [--html FILE] [--metric time|work|wait|blame|cpu|COUNTER]\n"
+        "                        [--min-percent P]\n"
         "                        [--per-thread] [--fold-recursion] [--width N] [--full-names]\n"
         "                        [--raw-names]\n"
         "  DIR|FILE       data files, or directories of tomp-prof.*.dat (default ./tomp-prof-data);\n"
@@ -37,7 +40,10 @@ static int report_usage(void) {
         "                 folded: FlameGraph lines 'a;b;c MICROSECONDS'; speedscope: JSON;\n"
         "                 pprof: gzipped profile.proto (go tool pprof); chrome: trace events\n"
         "                 (needs a --trace recording); otf2: an OTF2 archive in the directory\n"
-        "                 -o DIR (DIR/traces.otf2: Vampir, otf2-print; needs --trace too)\n"
+        "                 -o DIR (DIR/traces.otf2: Vampir, otf2-print; needs --trace too);\n"
+        "                 html: one page (call tree, flame graph, timeline, regions, ranks)\n"
+        "                 that opens offline in a browser\n"
+        "  --html FILE    the same as --format html -o FILE\n"
         "  -o FILE        write there instead of standard output\n"
         "  --metric M     what the tree ranks and prunes by, and the folded value (default time);\n"
         "                 or a counter of record --counters (cycles, cache-misses...: events)\n"
@@ -68,6 +74,21 @@ static int is_opt(const char *a, const char *name) {
   return !strncmp(a, name, n) && (a[n] == 0 || (a[n] == '=' && name[1] == '-'));
 }
 
+static int html_default; /* tomp-prof html: write tomp-prof.html when no -o is given */
+
+int tp_cmd_html(int argc, char **argv) {
+  char **a = calloc((size_t)argc + 3, sizeof *a);
+  if (!a) return 1;
+  a[0] = argv[0];
+  a[1] = "--format";
+  a[2] = "html";
+  for (int i = 1; i < argc; i++) a[i + 2] = argv[i];
+  html_default = 1;
+  int rc = tp_cmd_report(argc + 2, a);
+  free(a);
+  return rc;
+}
+
 int tp_cmd_report(int argc, char **argv) {
   char **paths = calloc((size_t)argc + 1, sizeof *paths);
   int npaths = 0, view = 0;
@@ -85,12 +106,15 @@ int tp_cmd_report(int argc, char **argv) {
       for (k = 0; k < sizeof views / sizeof views[0] && strcmp(views[k].name, v); k++) {
       }
       if (k == sizeof views / sizeof views[0]) {
-        fprintf(stderr, "tomp-prof report: unknown format '%s' (text, folded, speedscope, pprof, chrome, otf2)\n", v);
+        fprintf(stderr, "tomp-prof report: unknown format '%s' (text, folded, speedscope, pprof, chrome, otf2, html)\n", v);
         goto bad;
       }
       view = (int)k;
     } else if (is_opt(a, "-o") || is_opt(a, "--output")) {
       if (!(outpath = option_value(argc, argv, &i))) goto bad;
+    } else if (is_opt(a, "--html")) {
+      if (!(outpath = option_value(argc, argv, &i))) goto bad;
+      view = HTML_VIEW;
     } else if (is_opt(a, "--metric")) {
       if (!(v = option_value(argc, argv, &i))) goto bad;
       int k;
@@ -134,6 +158,7 @@ int tp_cmd_report(int argc, char **argv) {
     }
   }
   if (!npaths) paths[npaths++] = "tomp-prof-data";
+  if (view == HTML_VIEW && !outpath && html_default) outpath = "tomp-prof.html";
   if (view == OTF2_VIEW && (!outpath || !strcmp(outpath, "-"))) {
     fputs("tomp-prof report: --format otf2 writes a directory: give it with -o DIR\n", stderr);
     free(paths);

@@ -39,9 +39,18 @@ static uint64_t lookup_addr(const tp_frame_t *fr, uint32_t i, int exact0) {
   return i == 0 && exact0 ? fr[0].pc : fr[i].pc - 1;
 }
 
+/* The location of an MPI call's entry frame, named as the program calls it: `MPI_Allreduce`
+ * for Open MPI's PMPI_Allreduce (its MPI_ symbols are aliases of the PMPI_ ones). */
+static uint32_t mpi_entry(rep_file_t *f, rep_model_t *m, uint64_t addr) {
+  uint32_t loc = rep_sym_loc(f->sym, addr);
+  const tp_loc_t *l = &rep_profile(m)->locs[loc];
+  if (strncmp(l->func, "PMPI_", 5)) return loc;
+  return rep_loc(m, l->func + 1, l->file, l->line, l->kind, l->module, l->addr);
+}
+
 /* Appends the user frames of fr[] root first to out (at most max); *in_rt is set when the
  * leaf side was cut off at a runtime or tool frame. */
-static uint32_t cut(rep_file_t *f, const tp_frame_t *fr, uint32_t n, int exact0, uint64_t exit,
+static uint32_t cut(rep_file_t *f, rep_model_t *m, const tp_frame_t *fr, uint32_t n, int exact0, uint64_t exit,
                     uint64_t enter, uint32_t fflags, uint32_t *out, uint32_t max, int *in_rt) {
   uint32_t a = 0, b = n;
   *in_rt = 0;
@@ -74,6 +83,7 @@ static uint32_t cut(rep_file_t *f, const tp_frame_t *fr, uint32_t n, int exact0,
   }
   if (skipped) *in_rt = 1;
   uint32_t k = 0;
+  int in_mpi = 0; /* inside an MPI call: its entry point is on the path, its internals are not */
   for (; j >= a && k < max; j--) {
     uint64_t addr = lookup_addr(fr, (uint32_t)j, exact0);
     int c = rep_sym_class(f->sym, addr);
@@ -81,6 +91,13 @@ static uint32_t cut(rep_file_t *f, const tp_frame_t *fr, uint32_t n, int exact0,
       *in_rt = 1;
       break;
     }
+    if (c == REP_CL_MPI && !in_mpi) {
+      in_mpi = 1;
+      out[k++] = mpi_entry(f, m, addr);
+      continue;
+    }
+    if (in_mpi && (c != REP_CL_USER || !rep_sym_in_program(f->sym, addr))) continue;
+    in_mpi = 0;
     const uint32_t *chain;
     uint32_t nc = rep_sym_chain(f->sym, addr, &chain);
     for (uint32_t ci = 0; ci < nc && k < max; ci++) out[k++] = chain[ci];
@@ -176,7 +193,7 @@ const uint32_t *rep_ctx_stack(rep_file_t *f, rep_model_t *m, uint64_t id, uint32
   if (pd > REP_MAX_DEPTH / 2) pd = REP_MAX_DEPTH / 2;
   if (pd) memcpy(buf, pl, pd * sizeof *buf);
   int in_rt;
-  uint32_t k = cut(f, c->rec->frames, c->rec->nframes, 0, c->rec->exit_frame, c->rec->enter_frame,
+  uint32_t k = cut(f, m, c->rec->frames, c->rec->nframes, 0, c->rec->exit_frame, c->rec->enter_frame,
                    c->rec->frame_flags, buf + pd, REP_MAX_DEPTH / 2 - pd, &in_rt);
   k = name_body(f, m, c->rec->parent, buf, pd, pd + k) - pd;
   uint32_t *locs = rep_arena(m, (pd + k) * sizeof *locs + 1);
@@ -201,14 +218,14 @@ static uint32_t splice(rep_file_t *f, rep_model_t *m, uint64_t context, uint32_t
  * worker between regions).  The user frames above the runtime are then its creator's, which
  * the context already holds (and, on a nested master, not even the innermost ones): they are
  * not taken again.  The initial task never has an exit frame: its stack starts at main. */
-static uint32_t cut_task(rep_file_t *f, uint64_t context, const tp_frame_t *fr, uint32_t n,
+static uint32_t cut_task(rep_file_t *f, rep_model_t *m, uint64_t context, const tp_frame_t *fr, uint32_t n,
                          int exact0, uint64_t exit, uint64_t enter, uint32_t fflags, uint32_t *out,
                          uint32_t max, int *in_rt) {
   if (context && !exit) {
     *in_rt = 1;
     return 0;
   }
-  return cut(f, fr, n, exact0, exit, enter, fflags, out, max, in_rt);
+  return cut(f, m, fr, n, exact0, exit, enter, fflags, out, max, in_rt);
 }
 
 /* Functions whose samples are waiting whatever state the runtime reports: the runtime's own
@@ -242,9 +259,28 @@ static int runtime_waiting(rep_file_t *f, rep_model_t *m, const tp_sample_t *s) 
   return 0;
 }
 
+/* Whether the sample is inside an MPI call: from the leaf, an MPI frame before any frame of
+ * the program's executable (libraries the MPI library calls, libc, libevent, and unmapped
+ * code are part of the call; the program's own code called back from MPI, a reduction
+ * operator, is work). */
+static int in_mpi_call(rep_file_t *f, const tp_sample_t *s) {
+  int exact0 = (s->flags & TP_SAMPLE_LEAF_EXACT) != 0;
+  for (uint32_t i = 0; i < s->nframes; i++) {
+    uint64_t a = lookup_addr(s->frames, i, exact0);
+    int c = rep_sym_class(f->sym, a);
+    if (c == REP_CL_MPI) return 1;
+    if (c == REP_CL_RUNTIME) return 0;
+    /* REP_CL_UNKNOWN goes on: Open MPI unloads its components (mca_coll_tuned.so, ...) in
+     * MPI_Finalize, before the memory map is saved, so their frames have no mapping */
+    if (c == REP_CL_USER && rep_sym_in_program(f->sym, a)) return 0;
+  }
+  return 0;
+}
+
 int rep_sample_class_full(rep_file_t *f, rep_model_t *m, const tp_sample_t *s) {
   int cls = rep_sample_class(s);
   if (cls == REP_WORK && runtime_waiting(f, m, s)) return REP_RTWAIT;
+  if (cls == REP_WORK && in_mpi_call(f, s)) return REP_MPI;
   return cls;
 }
 
@@ -257,11 +293,13 @@ uint32_t rep_sample_stack(rep_file_t *f, rep_model_t *m, const tp_sample_t *s, i
   uint32_t d = splice(f, m, s->context, out);
   uint32_t from = d;
   int in_rt;
-  d += cut_task(f, s->context, s->frames, s->nframes, (s->flags & TP_SAMPLE_LEAF_EXACT) != 0,
+  d += cut_task(f, m, s->context, s->frames, s->nframes, (s->flags & TP_SAMPLE_LEAF_EXACT) != 0,
                 s->exit_frame, s->enter_frame, s->frame_flags, out + d, REP_MAX_DEPTH - 1 - d,
                 &in_rt);
   d = name_body(f, m, s->context, out, from, d);
-  const char *leaf = cls == REP_RTWAIT ? "omp runtime wait" : rep_wait_name(s->state);
+  const char *leaf = cls == REP_RTWAIT ? "omp runtime wait"
+                     : cls == REP_MPI  ? "MPI wait"
+                                       : rep_wait_name(s->state);
   if (!leaf && in_rt) leaf = "omp runtime";
   if (leaf) out[d++] = rep_omp_loc(m, leaf);
   if (!d) out[d++] = rep_omp_loc(m, "[unknown]");
@@ -294,7 +332,7 @@ uint32_t rep_blame_stack(rep_file_t *f, rep_model_t *m, const tp_blame_t *b, uin
   uint32_t d = splice(f, m, b->context, out);
   uint32_t from = d;
   int in_rt;
-  d += cut_task(f, b->context, b->frames, b->nframes, 0, b->exit_frame, b->enter_frame,
+  d += cut_task(f, m, b->context, b->frames, b->nframes, 0, b->exit_frame, b->enter_frame,
                 b->frame_flags, out + d, REP_MAX_DEPTH - 1 - d, &in_rt);
   d = put_back_acquirer(f, m, b, out, from, d);
   d = name_body(f, m, b->context, out, from, d);

@@ -50,10 +50,23 @@ static const char *base_name(const char *p) {
 
 static int prefixed(const char *s, const char *pre) { return !strncmp(s, pre, strlen(pre)); }
 
+/* The MPI library and what it brings: Open MPI (libmpi, libopen-pal, libopen-rte, its mca_*
+ * components), MPICH and derivatives (libmpich, libmpi), PMI/PMIx, UCX, libfabric, PSM. */
+static int mpi_path(const char *b) {
+  static const char *const pre[] = {"libmpi.so", "libmpi_", "libmpich", "libmpl.so", "libopen-pal.so",
+                                    "libopen-rte.so", "libpmix.so", "libpmi.so", "libpmi2.so",
+                                    "mca_", "libmca_common_", "libucp.so", "libucs.so", "libuct.so",
+                                    "libucm.so", "libfabric.so", "libpsm", "libprrte.so"};
+  for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+    if (prefixed(b, pre[i])) return 1;
+  return 0;
+}
+
 static int path_class(const char *path) {
   if (!path) return REP_CL_UNKNOWN;
   const char *b = base_name(path);
   if (prefixed(b, "libtomp-prof.so")) return REP_CL_TOOL;
+  if (mpi_path(b)) return REP_CL_MPI;
   if (prefixed(b, "libgomp.so") || prefixed(b, "libtomp.so") || prefixed(b, "libomp.so") ||
       prefixed(b, "libiomp5.so") || prefixed(b, "libomptarget.so"))
     return REP_CL_RUNTIME;
@@ -231,6 +244,8 @@ static void resolve(rep_sym_t *s, uint64_t addr, cache_ent_t *e) {
   if (!strcmp(name, "_start") || !strcmp(name, "__libc_start_main") ||
       !strcmp(name, "__libc_start_call_main"))
     e->cls = REP_CL_SYSTEM;
+  /* an MPI entry point wherever it lives (a static MPI library, an interposed PMPI layer) */
+  if (prefixed(name, "MPI_") || prefixed(name, "PMPI_")) e->cls = REP_CL_MPI;
   char *dm = demangle(name);
   e->loc = rep_loc(s->m, dm ? dm : name, file, file ? (uint32_t)line : 0, TP_LOC_USER, mp->path, rel);
   free(dm);
@@ -387,3 +402,8 @@ uint32_t rep_sym_chain(rep_sym_t *s, uint64_t addr, const uint32_t **chain) {
   return e->nchain;
 }
 int rep_sym_class(rep_sym_t *s, uint64_t addr) { return lookup(s, addr)->cls; }
+
+int rep_sym_in_program(rep_sym_t *s, uint64_t addr) {
+  const map_t *mp = find_map(s, addr);
+  return mp && s->nmaps && mp->path && mp->path == s->maps[0].path;
+}

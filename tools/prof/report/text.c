@@ -7,6 +7,8 @@
  *                 counts in their parents)
  *   functions     flat list: self (leaf) and total (anywhere on the stack, once per stack)
  *   threads       per-thread samples, time, work, wait, wait %, cpu, blame
+ *   ranks         with MPI ranks (or several processes): per process threads, time, work,
+ *                 OpenMP wait, MPI wait (samples inside MPI calls), MPI %, cpu
  *   regions       per parallel region call path: instances, wall, threads, work, wait,
  *                 imbalance (max/mean of the threads' work), call site */
 #include <stdlib.h>
@@ -220,7 +222,9 @@ static void print_flat(const tp_profile_t *p, FILE *out, double total, double cu
 
 static void thread_label(const tp_profile_t *p, const tp_thread_t *t, char *buf, size_t n) {
   const char *kind = t->kind == 1 ? " initial" : "";
-  if (p->nprocs > 1)
+  if (p->procs[t->proc].rank >= 0)
+    snprintf(buf, n, "r%d:%u%s", p->procs[t->proc].rank, t->index, kind);
+  else if (p->nprocs > 1)
     snprintf(buf, n, "%lld:%u%s", (long long)p->procs[t->proc].pid, t->index, kind);
   else
     snprintf(buf, n, "%u%s", t->index, kind);
@@ -241,6 +245,41 @@ static void print_threads(const tp_profile_t *p, FILE *out) {
     print_counts(out, t->ctr);
     fprintf(out, "  %lld\n", (long long)t->tid);
   }
+}
+
+static int by_rank(const void *x, const void *y) {
+  const tp_proc_t *a = *(const tp_proc_t *const *)x, *b = *(const tp_proc_t *const *)y;
+  return a->rank != b->rank ? (a->rank < b->rank ? -1 : 1) : (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/* One row per process (MPI rank): where its threads' time went.  MPI wait is the time of
+ * samples inside MPI calls, counted as wait (not work). */
+static void print_ranks(const tp_profile_t *p, FILE *out) {
+  int mpi = 0;
+  for (size_t i = 0; i < p->nprocs; i++) mpi |= p->procs[i].rank >= 0;
+  if (!mpi && p->nprocs < 2) return;
+  const tp_proc_t **order = xalloc(p->nprocs * sizeof *order);
+  for (size_t i = 0; i < p->nprocs; i++) order[i] = &p->procs[i];
+  qsort(order, p->nprocs, sizeof *order, by_rank);
+  fprintf(out, "\nRanks (seconds; MPI wait = samples inside MPI calls, counted as wait)\n"
+               "%-6s %8s %4s %8s %8s %8s %8s %6s %8s\n", "rank", "pid", "thr", "time", "work",
+          "omp wait", "MPI wait", "MPI%", "cpu");
+  for (size_t i = 0; i < p->nprocs; i++) {
+    const tp_proc_t *pr = order[i];
+    size_t pi = (size_t)(pr - p->procs);
+    double time = 0, cpu = 0;
+    unsigned nt = 0;
+    for (size_t t = 0; t < p->nthreads; t++)
+      if (p->threads[t].proc == pi) nt++, time += p->threads[t].v[TP_M_TIME], cpu += p->threads[t].v[TP_M_CPU];
+    double omp = pr->by_class[TP_SC_WAIT] + pr->by_class[TP_SC_IDLE] + pr->by_class[TP_SC_RTWAIT];
+    char rank[16];
+    if (pr->rank >= 0) snprintf(rank, sizeof rank, "%d", pr->rank);
+    else snprintf(rank, sizeof rank, "-");
+    fprintf(out, "%-6s %8lld %4u %8.3f %8.3f %8.3f %8.3f %5.1f%% %8.3f\n", rank, (long long)pr->pid,
+            nt, time, pr->by_class[TP_SC_WORK], omp, pr->by_class[TP_SC_MPI],
+            pct(pr->by_class[TP_SC_MPI], time), cpu);
+  }
+  free(order);
 }
 
 /* "creator (file:line) < caller < ... < main": the function that created the region first,
@@ -317,18 +356,25 @@ static void print_header(const tp_profile_t *p, FILE *out, const double *tot, do
     late_extra += pr->late_extra;
     has_cpu |= pr->has_cpu;
     if (pr->duration > dur) dur = pr->duration;
+    char rank[24] = "";
+    if (pr->rank >= 0) snprintf(rank, sizeof rank, ", rank %d", pr->rank);
     if (i < 4)
-      fprintf(out, "tomp-prof report: %.60s  (pid %lld%s%.0d)  runtime: %s\n",
-              pr->cmdline ? pr->cmdline : "?", (long long)pr->pid, pr->rank >= 0 ? ", rank " : "",
-              pr->rank >= 0 ? pr->rank : 0, pr->runtime && *pr->runtime ? pr->runtime : "?");
+      fprintf(out, "tomp-prof report: %.60s  (pid %lld%s)  runtime: %s\n",
+              pr->cmdline ? pr->cmdline : "?", (long long)pr->pid, rank,
+              pr->runtime && *pr->runtime ? pr->runtime : "?");
   }
   if (p->nprocs > 4) fprintf(out, "tomp-prof report: ... %zu processes in all\n", p->nprocs);
+  double mpi = 0;
+  for (size_t i = 0; i < p->nprocs; i++) mpi += p->procs[i].by_class[TP_SC_MPI];
   fprintf(out, "%zu thread%s, %llu samples (%llu lost) at %u Hz, %.3f s recorded\n", p->nthreads,
           p->nthreads == 1 ? "" : "s", (unsigned long long)samples, (unsigned long long)lost,
           p->nprocs ? p->procs[0].sample_hz : 0, dur);
   fprintf(out, "thread time %.3f s = work %.3f s + wait %.3f s (%.1f%% waiting); blame %.3f s\n",
           tot[TP_M_TIME], tot[TP_M_WORK], tot[TP_M_WAIT], pct(tot[TP_M_WAIT], tot[TP_M_TIME]),
           tot[TP_M_BLAME]);
+  if (mpi > 0)
+    fprintf(out, "MPI wait %.3f s (%.1f%% of thread time): samples inside MPI calls, counted as wait\n",
+            mpi, pct(mpi, tot[TP_M_TIME]));
   /* every timer period is accounted for: merged expiries weigh their sample, lost ones are
    * said here */
   if (late)
@@ -375,6 +421,7 @@ int tp_view_text(const tp_profile_t *p, FILE *out) {
   free_tree(root.child);
   print_flat(p, out, tot[g_metric], cut);
   print_threads(p, out);
+  print_ranks(p, out);
   print_regions(p, out);
   return ferror(out) ? -1 : 0;
 }
