@@ -5,6 +5,8 @@
 #    every sample carries page-faults and task-clock; the page faults concentrate in
 #    touch_pages (at least 60% of them, and at least one per page it touched); task-clock
 #    adds up to the thread CPU clock's time within 25%; the text report and pprof show them;
+#    --metric page-faults ranks touch_pages first (text and folded); --metric of a counter
+#    not recorded: a message;
 #  - hardware counters (cycles, instructions): recorded where the CPU has them; where it
 #    does not (a VM without a PMU: ENOENT) one message says so and the rest is recorded;
 #  - --sample-on task-clock:N: samples every N ns of CPU time, so the sleeping nap gets
@@ -50,6 +52,19 @@ tp=$(tofloat "$tp"); total=$(awk -v v="$total" 'BEGIN { printf "%.0f\n", v }')
 echo "page faults: touch_pages $tp of $total; pages touched $pages"
 [ "$tp" -ge $((total * 60 / 100)) ] || fail "touch_pages should have at least 60% of the page faults"
 [ "$total" -ge "$pages" ] || fail "at least one page fault per page touched ($total < $pages)"
+
+# --metric page-faults: the tree and the functions ranked by page faults, folded values in events
+"$PROF" report "$W/sw" --metric page-faults --width 160 >"$W/pfm.txt" 2>/dev/null || fail "--metric page-faults"
+grep -q '^Functions by self page-faults' "$W/pfm.txt" || fail "--metric page-faults: functions table"
+first=$(awk '/^Functions by self/ { getline; getline; print $NF == "[rec_counters.c]" ? $(NF-1) : $NF; exit }' "$W/pfm.txt")
+[ "$first" = touch_pages ] || fail "--metric page-faults: touch_pages should rank first ($first)"
+"$PROF" report "$W/sw" --metric page-faults --format folded -o "$W/pf.folded" 2>/dev/null || fail "folded page-faults"
+pf=$(awk '$1 ~ /(^|;)touch_pages$/ { s += $NF } END { print s + 0 }' "$W/pf.folded")
+echo "folded page-faults at touch_pages: $pf"
+[ "$pf" -ge $((total * 60 / 100)) ] || fail "folded --metric page-faults: touch_pages's own faults"
+"$PROF" report "$W/sw" --metric cycles >/dev/null 2>"$W/nometric.err" && fail "--metric of a counter not recorded"
+grep -q "unknown metric 'cycles' (time, work, wait, blame, cpu, page-faults, task-clock)" "$W/nometric.err" ||
+  fail "no message for --metric of a counter not recorded"
 
 # pprof: the counters are sample types
 if command -v go >/dev/null; then

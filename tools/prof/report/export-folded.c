@@ -32,13 +32,17 @@ static void put(char **buf, size_t *len, size_t *cap, const char *s, int raw) {
 }
 
 int tp_export_folded(const tp_profile_t *p, FILE *out) {
-  int m = tp_view_opts.metric >= 0 && tp_view_opts.metric < TP_NMETRIC ? tp_view_opts.metric : TP_M_TIME;
+  int m = tp_view_opts.metric >= 0 && tp_view_opts.metric < TP_NMETRIC + (int)p->nctr ? tp_view_opts.metric
+                                                                                   : TP_M_TIME;
   line_t *lines = calloc(p->nstacks + 1, sizeof *lines);
   if (!lines) return -1;
   size_t n = 0;
   for (size_t s = 0; s < p->nstacks; s++) {
     const tp_stack_t *st = &p->stacks[s];
-    if (st->v[m] <= 0) continue;
+    /* a counter's events are written as they are: scaled here so that the microseconds
+     * conversion below leaves them unchanged */
+    double val = m < TP_NMETRIC ? st->v[m] : st->ctr[m - TP_NMETRIC] / 1e6;
+    if (val <= 0) continue;
     char *buf = NULL;
     size_t len = 0, cap = 0;
     if (tp_view_opts.per_thread && st->thread < p->nthreads) {
@@ -58,7 +62,7 @@ int tp_export_folded(const tp_profile_t *p, FILE *out) {
     }
     if (!buf) put(&buf, &len, &cap, "[empty]", 0);
     lines[n].text = buf;
-    lines[n].v = st->v[m];
+    lines[n].v = val;
     n++;
   }
   qsort(lines, n, sizeof *lines, by_text);

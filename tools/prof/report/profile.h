@@ -158,7 +158,8 @@ typedef struct tp_profile {
  * it): the metric to rank, prune and weigh by, the pruning threshold of the text tree (percent
  * of the metric's total), and whether stacks are rooted at their thread (folded). */
 typedef struct tp_view_opts {
-  int metric;           /* TP_M_*, default TP_M_TIME */
+  int metric;           /* TP_M_*, default TP_M_TIME; TP_NMETRIC + k: the profile's counter k
+                           (text and folded views) */
   double min_percent;   /* default 0.5 */
   int per_thread;       /* default 0 */
   int raw_names;        /* 1: keep the compilers' names of outlined bodies (default 0: named

@@ -1,6 +1,6 @@
 /* tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome|html|otf2] [-o FILE]
  *                  [--html FILE]
- *                  [--metric time|work|wait|blame|cpu] [--min-percent P] [--per-thread]
+ *                  [--metric time|work|wait|blame|cpu|COUNTER] [--min-percent P] [--per-thread]
  *                  [--fold-recursion] [--width N] [--full-names] [--raw-names]
  * Reads the data files (default ./tomp-prof-data), builds the profile (load.c) and writes one
  * view: text to the terminal by default. */
@@ -30,7 +30,8 @@ enum { OTF2_VIEW = 5, HTML_VIEW = 6 }; /* otf2 writes a directory, not a stream 
 
 static int report_usage(void) {
   fputs("usage: tomp-prof report [DIR|FILE...] [--format text|folded|speedscope|pprof|chrome|otf2|html]\n"
-        "                        [-o FILE] [--html FILE] [--metric time|work|wait|blame|cpu] [--min-percent P]\n"
+        "                        [-o FILE] [--html FILE] [--metric time|work|wait|blame|cpu|COUNTER]\n"
+        "                        [--min-percent P]\n"
         "                        [--per-thread] [--fold-recursion] [--width N] [--full-names]\n"
         "                        [--raw-names]\n"
         "  DIR|FILE       data files, or directories of tomp-prof.*.dat (default ./tomp-prof-data);\n"
@@ -44,7 +45,8 @@ static int report_usage(void) {
         "                 that opens offline in a browser\n"
         "  --html FILE    the same as --format html -o FILE\n"
         "  -o FILE        write there instead of standard output\n"
-        "  --metric M     what the tree ranks and prunes by, and the folded value (default time)\n"
+        "  --metric M     what the tree ranks and prunes by, and the folded value (default time);\n"
+        "                 or a counter of record --counters (cycles, cache-misses...: events)\n"
         "  --min-percent P  hide call-tree nodes under P% of the metric's total (default 0.5)\n"
         "  --per-thread   folded: root each stack at its thread\n"
         "  --fold-recursion  a function calling itself (directly or through others) shows once\n"
@@ -90,7 +92,7 @@ int tp_cmd_html(int argc, char **argv) {
 int tp_cmd_report(int argc, char **argv) {
   char **paths = calloc((size_t)argc + 1, sizeof *paths);
   int npaths = 0, view = 0;
-  const char *outpath = NULL;
+  const char *outpath = NULL, *counter_metric = NULL;
   if (!paths) return 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
@@ -118,11 +120,8 @@ int tp_cmd_report(int argc, char **argv) {
       int k;
       for (k = 0; k < TP_NMETRIC && strcmp(tp_metric_name[k], v); k++) {
       }
-      if (k == TP_NMETRIC) {
-        fprintf(stderr, "tomp-prof report: unknown metric '%s' (time, work, wait, blame, cpu)\n", v);
-        goto bad;
-      }
-      tp_view_opts.metric = k;
+      tp_view_opts.metric = k; /* k == TP_NMETRIC: a counter's name, resolved once loaded */
+      counter_metric = k == TP_NMETRIC ? v : NULL;
     } else if (is_opt(a, "--min-percent")) {
       if (!(v = option_value(argc, argv, &i))) goto bad;
       char *end;
@@ -168,6 +167,18 @@ int tp_cmd_report(int argc, char **argv) {
   tp_profile_t *p = tp_profile_load(paths, npaths);
   free(paths);
   if (!p) return 1;
+  if (counter_metric) { /* --metric COUNTER: one the recording has (record --counters) */
+    uint32_t k = 0;
+    while (k < p->nctr && strcmp(p->ctr_names[k], counter_metric)) k++;
+    if (k == p->nctr) {
+      fprintf(stderr, "tomp-prof report: unknown metric '%s' (time, work, wait, blame, cpu", counter_metric);
+      for (uint32_t j = 0; j < p->nctr; j++) fprintf(stderr, ", %s", p->ctr_names[j]);
+      fprintf(stderr, "%s)\n", p->nctr ? "" : "; counters when recorded with --counters");
+      tp_profile_free(p);
+      return 2;
+    }
+    tp_view_opts.metric = TP_NMETRIC + (int)k;
+  }
   if (view == OTF2_VIEW) {
     int orc = tp_export_otf2_dir(p, outpath);
     if (orc == 0) fprintf(stderr, "tomp-prof: wrote %s/traces.otf2 (otf2)\n", outpath);

@@ -18,10 +18,11 @@
 
 #define WIDTH (tp_view_opts.width >= 60 ? tp_view_opts.width : 100) /* --width */
 
+#define NV (TP_NMETRIC + TP_NCTR) /* the metrics, then the counters' events (--metric COUNTER) */
+
 typedef struct node {
   const tp_loc_t *loc;
-  double v[TP_NMETRIC];
-  double c[TP_NCTR]; /* counter events */
+  double v[NV];
   struct node *child, *next;
 } node_t;
 
@@ -85,6 +86,10 @@ static void print_counts(FILE *out, const double *c) {
 }
 
 static int ctr_room(void) { return g_prof ? 9 * (int)g_prof->nctr : 0; }
+
+static const char *metric_label(void) {
+  return g_metric < TP_NMETRIC ? tp_metric_name[g_metric] : g_prof->ctr_names[g_metric - TP_NMETRIC];
+}
 static int by_metric(const void *x, const void *y) {
   const node_t *a = *(node_t *const *)x, *b = *(node_t *const *)y;
   double d = b->v[g_metric] - a->v[g_metric];
@@ -129,7 +134,7 @@ static void print_tree(FILE *out, node_t *n, int depth, double total, double cut
     fprintf(out, "%8.3f %6.1f%% %8.3f %8.3f %8.3f %8.3f", c->v[TP_M_TIME],
             pct(c->v[g_metric], total), c->v[TP_M_WORK], c->v[TP_M_WAIT], c->v[TP_M_CPU],
             c->v[TP_M_BLAME]);
-    print_counts(out, c->c);
+    print_counts(out, c->v + TP_NMETRIC);
     fputs("  ", out);
     int ind = depth < 24 ? depth : 24;
     if (depth >= 24) fprintf(out, "%*s+%d ", ind * 2 - 4, "", depth);
@@ -144,7 +149,7 @@ static void print_tree(FILE *out, node_t *n, int depth, double total, double cut
 /* ---- flat list ---- */
 typedef struct flat {
   const tp_loc_t *loc;
-  double self[TP_NMETRIC], total[TP_NMETRIC];
+  double self[NV], total[NV];
   size_t last_stack; /* counts a function once per stack */
 } flat_t;
 
@@ -180,22 +185,33 @@ static void print_flat(const tp_profile_t *p, FILE *out, double total, double cu
     const tp_stack_t *st = &p->stacks[s];
     for (uint32_t d = 0; d < st->depth; d++) {
       flat_t *e = &f[of_loc[st->locs[d]] - 1];
-      if (d == st->depth - 1)
+      if (d == st->depth - 1) {
         for (int m = 0; m < TP_NMETRIC; m++) e->self[m] += st->v[m];
+        for (int k = 0; k < TP_NCTR; k++) e->self[TP_NMETRIC + k] += st->ctr[k];
+      }
       if (e->last_stack == s) continue;
       e->last_stack = s;
       for (int m = 0; m < TP_NMETRIC; m++) e->total[m] += st->v[m];
+      for (int k = 0; k < TP_NCTR; k++) e->total[TP_NMETRIC + k] += st->ctr[k];
     }
   }
   qsort(f, n, sizeof *f, flat_cmp);
-  fprintf(out, "\nFunctions by self %s (seconds; self = at the leaf, total = anywhere on the stack)\n",
-          tp_metric_name[g_metric]);
+  fprintf(out, "\nFunctions by self %s (%s; self = at the leaf, total = anywhere on the stack)\n",
+          metric_label(), g_metric < TP_NMETRIC ? "seconds" : "events; wait and blame in seconds");
   fprintf(out, "%8s %6s %8s %6s %8s %8s  %s\n", "self", "%", "total", "%", "wait", "blame", "function");
   int shown = 0;
   for (size_t i = 0; i < n && shown < 40; i++) {
     if (f[i].total[g_metric] < cut || f[i].total[g_metric] <= 0) continue;
-    fprintf(out, "%8.3f %5.1f%% %8.3f %5.1f%% %8.3f %8.3f  ", f[i].self[g_metric],
-            pct(f[i].self[g_metric], total), f[i].total[g_metric], pct(f[i].total[g_metric], total),
+    if (g_metric < TP_NMETRIC)
+      fprintf(out, "%8.3f %5.1f%% %8.3f %5.1f%%", f[i].self[g_metric], pct(f[i].self[g_metric], total),
+              f[i].total[g_metric], pct(f[i].total[g_metric], total));
+    else { /* event counts: 9 columns each (print_count) */
+      print_count(out, f[i].self[g_metric]);
+      fprintf(out, " %5.1f%%", pct(f[i].self[g_metric], total));
+      print_count(out, f[i].total[g_metric]);
+      fprintf(out, " %5.1f%%", pct(f[i].total[g_metric], total));
+    }
+    fprintf(out, " %8.3f %8.3f  ",
             f[i].total[TP_M_WAIT], f[i].total[TP_M_BLAME]);
     print_name(out, f[i].loc->func, f[i].loc, WIDTH - 52);
     shown++;
@@ -377,24 +393,26 @@ static void print_header(const tp_profile_t *p, FILE *out, const double *tot, do
 }
 
 int tp_view_text(const tp_profile_t *p, FILE *out) {
-  g_metric = tp_view_opts.metric >= 0 && tp_view_opts.metric < TP_NMETRIC ? tp_view_opts.metric : TP_M_TIME;
+  g_metric = tp_view_opts.metric >= 0 && tp_view_opts.metric < TP_NMETRIC + (int)p->nctr ? tp_view_opts.metric
+                                                                                         : TP_M_TIME;
   g_prof = p;
-  double tot[TP_NMETRIC] = {0}, wait_cpu = 0;
+  double tot[NV] = {0}, wait_cpu = 0;
   node_t root = {0};
   for (size_t s = 0; s < p->nstacks; s++) {
     const tp_stack_t *st = &p->stacks[s];
     node_t *n = &root;
     for (int m = 0; m < TP_NMETRIC; m++) tot[m] += st->v[m];
+    for (int k = 0; k < TP_NCTR; k++) tot[TP_NMETRIC + k] += st->ctr[k];
     if (st->v[TP_M_TIME] > 0) wait_cpu += st->v[TP_M_CPU] * st->v[TP_M_WAIT] / st->v[TP_M_TIME];
     for (uint32_t d = 0; d < st->depth; d++) {
       n = child(n, &p->locs[st->locs[d]]);
       for (int m = 0; m < TP_NMETRIC; m++) n->v[m] += st->v[m];
-      for (int k = 0; k < TP_NCTR; k++) n->c[k] += st->ctr[k];
+      for (int k = 0; k < TP_NCTR; k++) n->v[TP_NMETRIC + k] += st->ctr[k];
     }
   }
   print_header(p, out, tot, wait_cpu);
   double cut = tot[g_metric] * tp_view_opts.min_percent / 100.0;
-  fprintf(out, "\nCall tree (seconds; %% of %s; nodes under %.2g%% hidden)\n", tp_metric_name[g_metric],
+  fprintf(out, "\nCall tree (seconds, counters in events; %% of %s; nodes under %.2g%% hidden)\n", metric_label(),
           tp_view_opts.min_percent);
   fprintf(out, "%8s %7s %8s %8s %8s %8s", "time", "%", "work", "wait", "cpu", "blame");
   for (uint32_t k = 0; k < p->nctr; k++) fprintf(out, " %8.8s", ctr_head(p->ctr_names[k]));
