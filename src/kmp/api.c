@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "kmp.h"
 #include "ws.h"
@@ -79,12 +80,39 @@ TOMP_EXPORT int kmp_get_library(void) {
   return __atomic_load_n(&library, __ATOMIC_RELAXED);
 }
 
-TOMP_EXPORT void kmp_set_defaults(const char *str) {
+/* kmp_set_defaults("NAME=value ..."): libomp takes the settings as if they were in the
+ * environment.  tomp takes OMP_TARGET_OFFLOAD (as libomp: any case; a value other than
+ * disabled or mandatory is default), which programs set so before they use devices; other
+ * settings are read once at start-up: one warning, ignored. */
+static void set_default(const char *item, size_t n) {
+  static const char name[] = "OMP_TARGET_OFFLOAD=";
+  size_t k = sizeof name - 1;
+  if (n > k && strncasecmp(item, name, k) == 0) {
+    const char *v = item + k;
+    size_t vn = n - k;
+    int kind = TOMP_OFFLOAD_DEFAULT;
+    if (vn == 8 && strncasecmp(v, "disabled", vn) == 0) kind = TOMP_OFFLOAD_DISABLED;
+    if (vn == 9 && strncasecmp(v, "mandatory", vn) == 0) kind = TOMP_OFFLOAD_MANDATORY;
+    __atomic_store_n(&tomp_g.target_offload, kind, __ATOMIC_RELAXED);
+    return;
+  }
   static int warned;
   if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-    tomp_warn("kmp_set_defaults(\"%s\"): ignored (tomp reads its settings from the environment "
+    tomp_warn("kmp_set_defaults(\"%.*s\"): ignored (tomp reads its settings from the environment "
               "at start-up)",
-              str ? str : "");
+              (int)n, item);
+}
+
+TOMP_EXPORT void kmp_set_defaults(const char *str) {
+  tomp_thread();
+  if (!str) return;
+  /* items separated by blanks or '|' */
+  for (const char *p = str; *p;) {
+    size_t n = strcspn(p, " \t|");
+    if (n) set_default(p, n);
+    p += n;
+    p += strspn(p, " \t|");
+  }
 }
 TOMP_EXPORT void kmp_set_disp_num_buffers(int n) {
   (void)n;
