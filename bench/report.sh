@@ -117,20 +117,22 @@ END {
     }
     print ""
   }
-  print "#### Summary (geometric means of the median ratios over the rows all three runtimes ran)\n"
-  print "| threads | rows | tomp/libgomp | tomp/libomp | tomp/best | tomp faster than best | slower | within noise |"
-  print "|--:|--:|--:|--:|--:|--:|--:|--:|"
-  for (a = 1; a <= nT; a++) {
-    T = Ts[a]
-    printf "| %s | %d | %s | %s | %s | %d | %d | %d |\n", T, GN["b" T], geo("g" T), geo("o" T), geo("b" T), ahead[T], behind[T], noise[T]
+  if (GN["all"]) {
+    print "#### Summary (geometric means of the median ratios over the rows all three runtimes ran)\n"
+    print "| threads | rows | tomp/libgomp | tomp/libomp | tomp/best | tomp faster than best | slower | within noise |"
+    print "|--:|--:|--:|--:|--:|--:|--:|--:|"
+    for (a = 1; a <= nT; a++) {
+      T = Ts[a]
+      printf "| %s | %d | %s | %s | %s | %d | %d | %d |\n", T, GN["b" T], geo("g" T), geo("o" T), geo("b" T), ahead[T], behind[T], noise[T]
+    }
+    printf "| all | %d | | | %s | | | |\n\n", GN["all"], geo("all")
+    # the worst rows: highest tomp/best
+    n = nw < 8 ? nw : 8
+    sort_desc(worst, nw)
+    printf "Worst rows for tomp (tomp/best):"
+    for (i = 1; i <= n; i++) { split(worst[i], w, "|"); printf "%s %s (%s thr) %.2f vs %s%s", (i > 1 ? ";" : ""), w[2], w[3], w[1], w[4], w[5] }
+    print ".\n"
   }
-  printf "| all | %d | | | %s | | | |\n\n", GN["all"], geo("all")
-  # the worst rows: highest tomp/best
-  n = nw < 8 ? nw : 8
-  sort_desc(worst, nw)
-  printf "Worst rows for tomp (tomp/best):"
-  for (i = 1; i <= n; i++) { split(worst[i], w, "|"); printf "%s %s (%s thr) %.2f vs %s%s", (i > 1 ? ";" : ""), w[2], w[3], w[1], w[4], w[5] }
-  print ".\n"
   ncl = 0
   for (a = 1; a <= nT; a++) for (b = 1; b <= ntests; b++) if ((Ts[a] SUBSEP tests[b]) in clang) ncl++
   if (ncl) {

@@ -194,6 +194,9 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
   if (d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_DYNAMIC && d->fast && !d->ordered &&
       !a->ndim && !tomp_g.cancellation)
     d->quick = nonmonotonic && own_ranges(d) ? TOMP_QUICK_OWN : TOMP_QUICK_SHARED;
+  else if (d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_GUIDED && !d->ordered && !a->ndim &&
+           !tomp_g.cancellation)
+    d->quick = TOMP_QUICK_GUIDED;
   if (a->ndim) {
     /* doacross progress is tracked per chunk, so chunks must have one size */
     if (d->sched == TOMP_WS_GUIDED) d->sched = TOMP_WS_DYNAMIC;

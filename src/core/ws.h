@@ -20,11 +20,11 @@
 /* Schedule a descriptor dispatches with; kept for the OMPT work-loop kinds. */
 enum { TOMP_WS_STATIC = 1, TOMP_WS_DYNAMIC = 2, TOMP_WS_GUIDED = 3 };
 
-/* Dynamic chunks without a tool (tomp_ws_t.quick): none (tomp_loop_next decides), one shared
- * cursor, or every thread taking chunks from a range of its own and stealing the back half
- * of the largest other range once its own is empty (nonmonotonic loops only: a thread's
- * chunks are no longer increasing). */
-enum { TOMP_QUICK_NONE = 0, TOMP_QUICK_SHARED = 1, TOMP_QUICK_OWN = 2 };
+/* Dynamic and guided chunks without a tool (tomp_ws_t.quick): none (tomp_loop_next decides),
+ * one shared cursor, every thread taking chunks from a range of its own and stealing the back
+ * half of the largest other range once its own is empty (nonmonotonic loops only: a thread's
+ * chunks are no longer increasing), or guided chunks from the shared cursor. */
+enum { TOMP_QUICK_NONE = 0, TOMP_QUICK_SHARED = 1, TOMP_QUICK_OWN = 2, TOMP_QUICK_GUIDED = 3 };
 #define TOMP_RNG_STRIDE (TOMP_CACHELINE / sizeof(uint64_t))
 /* A range word of a thread that took the loop's last chunk: it gets no other (gcc's
  * lastprivate code copies out on the thread whose last chunk ends at the loop's end). */
@@ -56,8 +56,9 @@ typedef struct tomp_ws {
   bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
   bool heap; /* a private descriptor outside the ring (orphaned, or a cancelled region) */
   bool compiled; /* tomp_ws_static_begin: the compiled code computes its own static share */
-  /* How tomp_loop_next_quick may take the chunks (TOMP_QUICK_*): a fast dynamic loop, not
-   * ordered, not doacross, cancellation off (nothing else to do per chunk without a tool) */
+  /* How tomp_loop_next_quick may take the chunks (TOMP_QUICK_*): a fast dynamic loop or a
+   * guided one, not ordered, not doacross, cancellation off (nothing else to do per chunk
+   * without a tool) */
   uint8_t quick;
   /* `cancel for/sections` of this construct.  Per construct, so a thread that nowait let
    * run ahead neither sees an older construct's cancellation nor loses its own. */
@@ -203,7 +204,7 @@ bool tomp_loop_next_slow(uint64_t *lo, uint64_t *hi) TOMP_HIDDEN;
 enum { TOMP_TAKE_SLOW = 0, TOMP_TAKE_CHUNK = 1, TOMP_TAKE_END = 2 };
 static inline int tomp_loop_take_quick(tomp_thread_t *thr, tomp_ws_t *d, uint64_t *lo,
                                        uint64_t *hi) {
-  uint64_t n = d->n, c = d->chunk, a;
+  uint64_t n = d->n, c = d->chunk, a, b;
   if (d->quick == TOMP_QUICK_OWN) {
     /* only this thread adds to its word; a failed add leaves low > high: still empty */
     uint64_t *r = &d->rng[thr->tid * TOMP_RNG_STRIDE];
@@ -211,11 +212,23 @@ static inline int tomp_loop_take_quick(tomp_thread_t *thr, tomp_ws_t *d, uint64_
     if ((uint32_t)w >= (uint32_t)(w >> 32)) return TOMP_TAKE_SLOW; /* steal */
     a = (uint32_t)w * c;
     if (n - a <= c) __atomic_store_n(r, TOMP_RNG_DONE, __ATOMIC_RELAXED); /* empty now */
+    b = n - a > c ? a + c : n;
+  } else if (d->quick == TOMP_QUICK_GUIDED) {
+    /* the remaining iterations over the threads, at least the chunk (loop.c, grab) */
+    uint64_t p = d->nthreads;
+    a = __atomic_load_n(&d->next, __ATOMIC_RELAXED);
+    do {
+      if (a >= n) return TOMP_TAKE_END;
+      uint64_t rem = n - a, q = rem / p + (rem % p != 0);
+      if (q < c) q = c;
+      b = q > rem ? n : a + q;
+    } while (
+        !__atomic_compare_exchange_n(&d->next, &a, b, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   } else {
     a = __atomic_fetch_add(&d->next, c, __ATOMIC_RELAXED);
     if (a >= n) return TOMP_TAKE_END;
+    b = n - a > c ? a + c : n;
   }
-  uint64_t b = n - a > c ? a + c : n;
   *lo = d->base + a * d->step;
   *hi = d->base + b * d->step;
   return TOMP_TAKE_CHUNK;
