@@ -15,6 +15,7 @@ bool __kmpc_atomic_bool_4_cas_cpt(void *loc, int gtid, int32_t *x, int32_t e, in
                                   int32_t *pv);
 int64_t __kmpc_atomic_val_8_cas_cpt(void *loc, int gtid, int64_t *x, int64_t e, int64_t d,
                                     int64_t *pv);
+int __kmpc_global_thread_num(void *loc);
 void __kmpc_atomic_fixed4_add(void *loc, int gtid, int32_t *x, int32_t v);
 void __kmpc_atomic_fixed8_add(void *loc, int gtid, int64_t *x, int64_t v);
 void __kmpc_atomic_float10_max(void *loc, int gtid, long double *x, long double v);
@@ -43,11 +44,14 @@ int main(void) {
 #pragma omp parallel num_threads(T)
   {
     int me = omp_get_thread_num();
+    /* each thread its own gtid, as compiled code passes it: libomp's queuing lock for the
+     * long double updates keeps per-thread state by gtid (with 0 everywhere it asserted) */
+    int g = __kmpc_global_thread_num(NULL);
     for (int k = 1; k <= N; k++) {
-      __kmpc_atomic_fixed4_add(NULL, 0, &sum4, 1);
-      __kmpc_atomic_fixed8_add(NULL, 0, &sum8, k);
-      __kmpc_atomic_float10_max(NULL, 0, &big, (long double)(k * T + me));
-      __kmpc_atomic_float10_min_cpt(NULL, 0, &small, (long double)(k * T + me), 0);
+      __kmpc_atomic_fixed4_add(NULL, g, &sum4, 1);
+      __kmpc_atomic_fixed8_add(NULL, g, &sum8, k);
+      __kmpc_atomic_float10_max(NULL, g, &big, (long double)(k * T + me));
+      __kmpc_atomic_float10_min_cpt(NULL, g, &small, (long double)(k * T + me), 0);
     }
   }
   CHECKF(sum4 == T * N, "fixed4_add: %d", sum4);
