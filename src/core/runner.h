@@ -31,4 +31,13 @@ typedef struct tomp_runner {
 extern const tomp_runner_t __start_tomp_runners[] __attribute__((weak, visibility("hidden")));
 extern const tomp_runner_t __stop_tomp_runners[] __attribute__((weak, visibility("hidden")));
 
+/* The compiler's function behind fn when fn is a runner (data: its argument), else fn: the
+ * key under which core keeps a task kind's run times (task.h, short tasks).  Only compared,
+ * never called (its real signature is the compiler's). */
+static inline void (*tomp_runner_entry(void (*fn)(void *), const void *data))(void *) {
+  for (const tomp_runner_t *r = __start_tomp_runners; r && r < __stop_tomp_runners; r++)
+    if (r->fn == fn) return *(void (*const *)(void *))((const char *)data + r->entry_off);
+  return fn;
+}
+
 #endif

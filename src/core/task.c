@@ -6,6 +6,7 @@
 
 
 #include "count.h"
+#include "runner.h"
 #include "task.h"
 #include "internal.h"
 
@@ -730,7 +731,7 @@ run_task_body(tomp_thread_t *thr, tomp_xtask_t *x, const bool observed, const in
     if (tomp_unlikely(c && ++c->nrun % TOMP_SHORT_SAMPLE == 0)) {
       uint64_t t0 = tomp_now_ns();
       x->t.fn(x->t.data);
-      tomp_task_stat_add(x->t.fn, tomp_now_ns() - t0);
+      tomp_task_stat_add(tomp_runner_entry(x->t.fn, x->t.data), tomp_now_ns() - t0);
     } else {
       x->t.fn(x->t.data);
     }
@@ -992,24 +993,35 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   post_wake(team, post(thr, tt, x, false));
 }
 
+/* Run at once when key's tasks are short (or to time one), as described in task.h. */
+static inline bool try_short(tomp_thread_t *thr, void (*key)(void *), void (*fn)(void *),
+                             void *data, size_t sz, unsigned tf) {
+  tomp_task_ctx_t *c = thr->task_ctx;
+  if (tomp_unlikely(c == NULL)) return false;
+  int v = tomp_task_short(thr, key);
+  uint32_t n = ++c->nshort;
+  if (tomp_likely(v == TOMP_SHORT_YES) && n % TOMP_SHORT_SAMPLE != 0) {
+    tomp_task_tiny(thr, fn, data, sz, tf);
+    return true;
+  }
+  if (v == TOMP_SHORT_YES || (v == TOMP_SHORT_NO && n % TOMP_SHORT_PROBE == 0)) {
+    uint64_t t0 = tomp_now_ns();
+    tomp_task_tiny(thr, fn, data, sz, tf);
+    tomp_task_stat_add(key, tomp_now_ns() - t0);
+    return true;
+  }
+  return false;
+}
+
 void tomp_task_defer_or_short(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t sz,
                               size_t align, unsigned tf, int priority) {
-  tomp_task_ctx_t *c = thr->task_ctx;
-  if (tomp_likely(c != NULL)) {
-    int v = tomp_task_short(thr, fn);
-    uint32_t n = ++c->nshort;
-    if (tomp_likely(v == TOMP_SHORT_YES) && n % TOMP_SHORT_SAMPLE != 0) {
-      tomp_task_tiny(thr, fn, data, sz, tf);
-      return;
-    }
-    if (v == TOMP_SHORT_YES || (v == TOMP_SHORT_NO && n % TOMP_SHORT_PROBE == 0)) {
-      uint64_t t0 = tomp_now_ns();
-      tomp_task_tiny(thr, fn, data, sz, tf);
-      tomp_task_stat_add(fn, tomp_now_ns() - t0);
-      return;
-    }
-  }
-  tomp_task_defer(thr, fn, data, sz, align, tf, priority, NULL, NULL);
+  if (!try_short(thr, fn, fn, data, sz, tf))
+    tomp_task_defer(thr, fn, data, sz, align, tf, priority, NULL, NULL);
+}
+
+bool tomp_task_try_short(tomp_thread_t *thr, void (*key)(void *), void (*fn)(void *), void *data,
+                         size_t sz, unsigned tf) {
+  return try_short(thr, key, fn, data, sz, tf);
 }
 
 /* ---- Creation in two steps: tomp_task_alloc, then tomp_task_submit ---------------------- */

@@ -372,6 +372,10 @@ void tomp_task_stat_add(void (*fn)(void *), uint64_t ns) TOMP_HIDDEN;
  * the clock calls stay out of the entry point. */
 void tomp_task_defer_or_short(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
                               size_t arg_align, unsigned flags, int priority) TOMP_HIDDEN;
+/* The same choice for a front-end whose tasks all run through one runner: key (the compiler's
+ * routine) names the task kind whose times are kept, fn(data) runs it.  True: it ran. */
+bool tomp_task_try_short(tomp_thread_t *thr, void (*key)(void *), void (*fn)(void *), void *data,
+                         size_t arg_size, unsigned flags) TOMP_HIDDEN;
 
 /* tomp_task_tiny's end when x still has deferred children (their references) */
 void tomp_task_tiny_release(tomp_task_ctx_t *c, tomp_xtask_t *x) TOMP_HIDDEN;

@@ -86,7 +86,11 @@ bool tomp_kmp_stage_submit(tomp_thread_t *thr, kmp_task_t *task, bool now) {
       tomp_task_undeferred_quiet(thr, tomp_kmp_task_run, h, h->size, tf);
     else
       tomp_task_tiny(thr, tomp_kmp_task_run, h, h->size, tf);
-  } else {
+  } else if ((tf & TOMP_TF_UNTIED) ||
+             !tomp_task_try_short(thr, (void (*)(void *))(uintptr_t)task->routine,
+                                  tomp_kmp_task_run, h, h->size, tf)) {
+    /* deferred, unless its routine's tasks are short (as GOMP_task's by their function):
+     * handing a tiny task to another thread costs more than running it */
     tomp_task_defer(thr, tomp_kmp_task_run, h, h->size, _Alignof(tomp_kmp_thdr_t), tf,
                     tomp_kmp_task_priority(task), tomp_kmp_task_relocate, h);
   }
