@@ -127,11 +127,13 @@ static int outlined_name(const char *fn) {
 static uint32_t body_loc(rep_file_t *f, rep_model_t *m, rep_ctx_t *c) {
   if (c->body) return c->body - 1;
   const char *kind = c->rec->kind == TP_CTX_TASK ? "omp task" : "omp parallel";
-  const tp_profile_t *p = rep_profile(m);
   char name[512];
   const tp_loc_t *site = NULL;
-  if (c->rec->codeptr_ra && rep_sym_class(f->sym, c->rec->codeptr_ra - 1) == REP_CL_USER)
-    site = &p->locs[rep_sym_loc(f->sym, c->rec->codeptr_ra - 1)];
+  /* the index first: rep_sym_loc may grow (move) the locations array */
+  if (c->rec->codeptr_ra && rep_sym_class(f->sym, c->rec->codeptr_ra - 1) == REP_CL_USER) {
+    uint32_t at = rep_sym_loc(f->sym, c->rec->codeptr_ra - 1);
+    site = &rep_profile(m)->locs[at];
+  }
   if (site && site->file) {
     const char *b = strrchr(site->file, '/');
     snprintf(name, sizeof name, "%s @ %s:%u", kind, b ? b + 1 : site->file, site->line);
@@ -148,7 +150,9 @@ static uint32_t body_loc(rep_file_t *f, rep_model_t *m, rep_ctx_t *c) {
 
 const char *rep_ctx_construct(rep_file_t *f, rep_model_t *m, uint64_t id) {
   rep_ctx_t *c = id ? find_ctx(f, id) : NULL;
-  return c ? rep_profile(m)->locs[body_loc(f, m, c)].func : NULL;
+  if (!c) return NULL;
+  uint32_t loc = body_loc(f, m, c); /* may add a location (and move the array): read after */
+  return rep_profile(m)->locs[loc].func;
 }
 
 /* out[from..d) are a task's own frames, root first: the first is the outlined body of the
@@ -247,13 +251,15 @@ static int waiting_name(const char *fn) {
 static int runtime_waiting(rep_file_t *f, rep_model_t *m, const tp_sample_t *s) {
   int rt = 0, wait = 0;
   int exact0 = (s->flags & TP_SAMPLE_LEAF_EXACT) != 0;
-  const tp_profile_t *p = rep_profile(m);
   for (uint32_t i = 0; i < s->nframes; i++) {
     uint64_t a = lookup_addr(s->frames, i, exact0);
     int c = rep_sym_class(f->sym, a);
     if (c == REP_CL_USER || c == REP_CL_UNKNOWN) break;
     if (c == REP_CL_RUNTIME) rt = 1;
-    if (!wait && c != REP_CL_TOOL) wait = waiting_name(p->locs[rep_sym_loc(f->sym, a)].func);
+    if (!wait && c != REP_CL_TOOL) {
+      uint32_t at = rep_sym_loc(f->sym, a); /* may move the locations array: index first */
+      wait = waiting_name(rep_profile(m)->locs[at].func);
+    }
     if (rt && wait) return 1;
   }
   return 0;
