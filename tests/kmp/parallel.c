@@ -3,6 +3,7 @@
  * num_threads and proc_bind pushed for one region only, if(false) as a serialized region,
  * nested regions, the barrier, and the gtid every entry point receives. */
 #include <omp.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -83,7 +84,7 @@ int main(void) {
 
   /* nested regions: gtids are distinct across the whole process, tids per team */
   omp_set_max_active_levels(2);
-  int gtids[4][2];
+  int gtids[4][2], live = 0;
   memset(gtids, -1, sizeof gtids);
 #pragma omp parallel num_threads(2)
   {
@@ -91,6 +92,12 @@ int main(void) {
 #pragma omp parallel num_threads(2)
     {
       int in = omp_get_thread_num();
+      /* the four wait for each other, so that all are alive at once: a thread of an inner
+       * team that has ended may serve the other one (libomp does so under load) */
+      __atomic_add_fetch(&live, 1, __ATOMIC_SEQ_CST);
+      double t0 = omp_get_wtime();
+      while (__atomic_load_n(&live, __ATOMIC_SEQ_CST) < 4 && omp_get_wtime() - t0 < 30)
+        sched_yield();
       CHECK(__kmpc_bound_thread_num(NULL) == in);
       CHECK(__kmpc_bound_num_threads(NULL) == 2);
       CHECK(__kmpc_in_parallel(NULL));
@@ -98,6 +105,7 @@ int main(void) {
       gtids[o * 2 + in][1] = omp_get_level();
     }
   }
+  CHECK(live == 4);
   for (int x = 0; x < 4; x++) {
     CHECK(gtids[x][1] == 2 && gtids[x][0] >= 0);
     for (int y = 0; y < x; y++)
