@@ -232,16 +232,23 @@ TOMPD_EXPORT ompd_rc_t ompd_parallel_handle_compare(ompd_parallel_handle_t *para
   return ompd_rc_ok;
 }
 
+/* The checks both "member of a region" queries make: a live handle, somewhere to answer, and
+ * thread_num one of the region's threads. */
+static ompd_rc_t parallel_member(ompd_parallel_handle_t *ph, int thread_num, const void *out) {
+  if (!tompd_parallel_ok(ph)) return ompd_rc_stale_handle;
+  if (!out) return ompd_rc_bad_input;
+  ompd_rc_t rc = tompd_parallel_check(ph);
+  if (rc != ompd_rc_ok) return rc;
+  uint32_t n;
+  if ((rc = tompd_parallel_size(ph, &n)) != ompd_rc_ok) return rc;
+  return thread_num < 0 || (uint32_t)thread_num >= n ? ompd_rc_bad_input : ompd_rc_ok;
+}
+
 TOMPD_EXPORT ompd_rc_t ompd_get_thread_in_parallel(ompd_parallel_handle_t *parallel_handle,
                                                    int thread_num,
                                                    ompd_thread_handle_t **thread_handle) {
-  if (!tompd_parallel_ok(parallel_handle)) return ompd_rc_stale_handle;
-  if (!thread_handle) return ompd_rc_bad_input;
-  ompd_rc_t rc = tompd_parallel_check(parallel_handle);
+  ompd_rc_t rc = parallel_member(parallel_handle, thread_num, thread_handle);
   if (rc != ompd_rc_ok) return rc;
-  uint32_t n;
-  if ((rc = tompd_parallel_size(parallel_handle, &n)) != ompd_rc_ok) return rc;
-  if (thread_num < 0 || (uint32_t)thread_num >= n) return ompd_rc_bad_input;
   ompd_address_space_handle_t *as = parallel_handle->as;
   uint64_t thr = parallel_handle->thread, threads;
   if (parallel_handle->team) {
@@ -305,13 +312,8 @@ TOMPD_EXPORT ompd_rc_t ompd_get_scheduling_task_handle(
 
 TOMPD_EXPORT ompd_rc_t ompd_get_task_in_parallel(ompd_parallel_handle_t *parallel_handle,
                                                  int thread_num, ompd_task_handle_t **task_handle) {
-  if (!tompd_parallel_ok(parallel_handle)) return ompd_rc_stale_handle;
-  if (!task_handle) return ompd_rc_bad_input;
-  ompd_rc_t rc = tompd_parallel_check(parallel_handle);
+  ompd_rc_t rc = parallel_member(parallel_handle, thread_num, task_handle);
   if (rc != ompd_rc_ok) return rc;
-  uint32_t n;
-  if ((rc = tompd_parallel_size(parallel_handle, &n)) != ompd_rc_ok) return rc;
-  if (thread_num < 0 || (uint32_t)thread_num >= n) return ompd_rc_bad_input;
   ompd_address_space_handle_t *as = parallel_handle->as;
   if (!parallel_handle->team)
     return task_make(as, parallel_handle->thread + LAY(as).thread_initial_task, task_handle);
@@ -344,7 +346,8 @@ ompd_rc_t tompd_entry(ompd_address_space_handle_t *as, uint64_t fn, uint64_t dat
   for (uint64_t r = L->runners; r < L->runners_end; r += 16) {
     uint64_t rfn, off;
     ompd_rc_t rc;
-    if ((rc = tompd_u64(as, r, &rfn)) != ompd_rc_ok || (rc = tompd_u64(as, r + 8, &off)) != ompd_rc_ok)
+    if ((rc = tompd_u64(as, r, &rfn)) != ompd_rc_ok ||
+        (rc = tompd_u64(as, r + 8, &off)) != ompd_rc_ok)
       return rc;
     if (rfn != fn) continue;
     /* a runner: the compiler's function is in its argument (none there: corrupt) */
