@@ -277,6 +277,7 @@ static __attribute__((noinline)) bool wait_release(tomp_thread_t *thr, tomp_team
       return true;
     }
     if (run_a_task(thr, team, since_task)) {
+      tomp_task_settle(thr); /* the task's slot (and any its own tasks took) */
       tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
       spin = 0;
       since_task = 0;
@@ -325,6 +326,7 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
   if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_begin, true, ra);
 
   bool cancelled = false;
+  tomp_task_settle(thr); /* the count is exact once every thread arrived (task.h) */
   if (nobody_to_wait_for(team)) goto out;
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
   uint32_t *ctr = counter_of(b, kind);

@@ -562,6 +562,54 @@ static void taskgroup_leave(tomp_team_t *team, tomp_taskgroup_t *tg) {
   tomp_mutex_unlock(&tt->lock);
 }
 
+/* The team's count of outstanding tasks (tt->ntasks) in slots a thread holds (task.h,
+ * "Credits").  Give back what thr holds: at a barrier, before it looks at the count. */
+void tomp_task_credits_return(tomp_thread_t *thr) {
+  uint32_t n = thr->task_cred;
+  tomp_team_t *team = thr->task_cred_team;
+  thr->task_cred = 0;
+  tomp_team_tasks_t *tt = team->tasks;
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+  if (__atomic_sub_fetch(&tt->ntasks, n, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
+}
+
+/* thr's slots are for team from now on (those it held for another team go back). */
+static inline void credits_for(tomp_thread_t *thr, tomp_team_t *team) {
+  if (tomp_unlikely(thr->task_cred_team != team)) {
+    if (thr->task_cred) tomp_task_credits_return(thr);
+    thr->task_cred_team = team;
+  }
+}
+
+/* A deferred task of team is created by thr: one slot of the count, from thr's own unless
+ * it has none (then TOMP_TASK_CREDITS at once).  The count covers the task before it is
+ * queued, as the barrier's sleepers need (barrier.c). */
+static inline void count_task(tomp_thread_t *thr, tomp_team_t *team, tomp_team_tasks_t *tt) {
+  if (tomp_unlikely(!thr || thr->team != team)) {
+    __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
+    return;
+  }
+  credits_for(thr, team);
+  if (tomp_unlikely(thr->task_cred == 0)) {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+    __atomic_add_fetch(&tt->ntasks, TOMP_TASK_CREDITS, __ATOMIC_SEQ_CST);
+    thr->task_cred = TOMP_TASK_CREDITS;
+  }
+  thr->task_cred--;
+}
+
+/* A task of team completed on self, a thread of team: its slot becomes self's.  Beyond
+ * twice the batch, one batch goes back: the count cannot reach zero there, since it still
+ * covers the slots self keeps. */
+static inline void uncount_task(tomp_thread_t *self, tomp_team_t *team, tomp_team_tasks_t *tt) {
+  credits_for(self, team);
+  if (tomp_unlikely(++self->task_cred > 2 * TOMP_TASK_CREDITS)) {
+    self->task_cred -= TOMP_TASK_CREDITS;
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+    __atomic_sub_fetch(&tt->ntasks, TOMP_TASK_CREDITS, __ATOMIC_SEQ_CST);
+  }
+}
+
 /* The task's body has finished and its event (if any) is fulfilled.  The parent stays
  * allocated until we drop our reference on it, so it can be woken without the lock; a
  * waiter publishes `waiting` before re-checking its condition and we change the condition
@@ -598,9 +646,10 @@ static void complete(tomp_xtask_t *x) {
     }
     return;
   }
-  /* the state (an exchange), the parent's children, the team's count, the reference */
+  /* the state (an exchange), the parent's children, the reference (the team's count only
+   * now and then: uncount_task) */
   TOMP_COUNT_ADD(TOMP_CNT_TASK, EPISODE, 1);
-  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 4 + (tg != NULL));
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 3 + (tg != NULL));
   __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
   if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
   if (tg) taskgroup_leave(team, tg);
@@ -612,12 +661,15 @@ static void complete(tomp_xtask_t *x) {
    * last use, and the join passes through the lock when the flag says so. */
   tomp_thread_t *self = tomp_self;
   bool foreign = !self || self->team != team;
-  if (tomp_unlikely(foreign)) {
-    __atomic_store_n(&tt->foreign, 1, __ATOMIC_SEQ_CST);
-    tomp_mutex_lock(&tt->lock);
+  if (tomp_likely(!foreign)) {
+    uncount_task(self, team, tt);
+    return;
   }
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+  __atomic_store_n(&tt->foreign, 1, __ATOMIC_SEQ_CST);
+  tomp_mutex_lock(&tt->lock);
   if (__atomic_sub_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
-  if (tomp_unlikely(foreign)) tomp_mutex_unlock(&tt->lock);
+  tomp_mutex_unlock(&tt->lock);
 }
 
 /* OMPT, detachable tasks: whether the body's end or omp_fulfill_event comes second decides
@@ -989,7 +1041,7 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   count_deferred(p, x);
   tomp_team_tasks_t *tt = team->tasks;
   tomp_task_pinfo(p);
-  __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
+  count_task(thr, team, tt);
   post_wake(team, post(thr, tt, x, false));
 }
 
@@ -1115,7 +1167,7 @@ submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtas
                 const tomp_depend_t *deps, size_t ndeps) {
   tomp_team_tasks_t *tt = team->tasks;
   tomp_pinfo_t *pi = tomp_task_pinfo(p);
-  __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
+  count_task(thr, team, tt);
   if (!ndeps) {
     post_wake(team, post(thr, tt, x, false));
     return;
@@ -1172,7 +1224,7 @@ static void wait_event(tomp_xtask_t *x) {
  * Outside any team the encountering thread waits for the event (wait_event). */
 static void count_detached(tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x) {
   count_deferred(p, x);
-  __atomic_add_fetch(&((tomp_team_tasks_t *)team->tasks)->ntasks, 1, __ATOMIC_SEQ_CST);
+  count_task(tomp_self, team, team->tasks);
   x->hold = 0;
 }
 
