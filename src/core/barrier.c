@@ -277,13 +277,15 @@ static __attribute__((noinline)) bool wait_release(tomp_thread_t *thr, tomp_team
       return true;
     }
     if (run_a_task(thr, team, since_task)) {
-      tomp_task_settle(thr); /* the task's slot (and any its own tasks took) */
       tomp_set_state(thr, kind, (uint64_t)(uintptr_t)b);
       spin = 0;
       since_task = 0;
       continue;
     }
     since_task++;
+    /* no task to run: the slots of those we ran (and any their own tasks took) go back
+     * before we look at the count or sleep */
+    tomp_task_settle(thr);
     if (all_done(team, ctr) && try_release(team, ctr)) return false;
     if (++spin < budget) {
       worker_busy(thr, worker_end, false);

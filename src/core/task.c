@@ -586,6 +586,7 @@ static inline void credits_for(tomp_thread_t *thr, tomp_team_t *team) {
  * queued, as the barrier's sleepers need (barrier.c). */
 static inline void count_task(tomp_thread_t *thr, tomp_team_t *team, tomp_team_tasks_t *tt) {
   if (tomp_unlikely(!thr || thr->team != team)) {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
     __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
     return;
   }
@@ -982,9 +983,9 @@ void tomp_taskyield(tomp_thread_t *thr) {
 /* A deferred task x of p counts in p's children, its taskgroup and (explicit p) p's
  * references. */
 static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p, tomp_xtask_t *x) {
-  /* children, the team's count (the caller's), a reference and the taskgroup's if any */
+  /* children, a reference and the taskgroup's if any (the team's count: count_task) */
   TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW,
-                 2 + ((p->flags & TOMP_TASK_EXPLICIT) != 0) + (x->t.taskgroup != NULL));
+                 1 + ((p->flags & TOMP_TASK_EXPLICIT) != 0) + (x->t.taskgroup != NULL));
   __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
   if (p->flags & TOMP_TASK_EXPLICIT) {
     __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);

@@ -181,11 +181,11 @@ static inline uint32_t tomp_team_ntasks(tomp_team_t *team) {
  * than two.  The count is thus never below the number of incomplete tasks (a task's slot
  * is counted before the task is queued, as the barrier's sleepers need), and it equals it
  * once every thread gave its slots back, which each does at a barrier before it looks at
- * the count (tomp_task_settle): on arrival, and after each task it ran while waiting.  A
- * thread holds slots only for a team it is in (its current team or, in a nested region,
- * an enclosing one): it leaves a team only through the team's closing barrier.  Slots for
- * another team go back when the thread next counts a task elsewhere.  Threads outside the
- * team (a fulfilled event) change the count directly, as before. */
+ * the count (tomp_task_settle): on arrival, and while waiting whenever it finds no task to
+ * run.  A thread holds slots only for a team it is in (its current team or, in a nested
+ * region, an enclosing one): it leaves a team only through the team's closing barrier.
+ * Slots for another team go back when the thread next counts a task elsewhere.  Threads
+ * outside the team (a fulfilled event) change the count directly, as before. */
 #define TOMP_TASK_CREDITS 8u
 void tomp_task_credits_return(tomp_thread_t *thr) TOMP_HIDDEN;
 static inline void tomp_task_settle(tomp_thread_t *thr) {
