@@ -421,6 +421,9 @@ static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
   __atomic_store_n(&tt->nready, tt->nready + 1, __ATOMIC_SEQ_CST);
 }
 
+/* post()'s answer for a task its creator runs now (POST_FULL): no deque is this one. */
+#define POST_FULL (&dq_none)
+
 /* x is ready.  It goes to thr's own deque when thr is a thread of x's team and x has no
  * priority; on the release path (locked: a predecessor completed, or an event was
  * fulfilled) only when x descends from thr's current task or thr is in a barrier, so that
@@ -428,7 +431,16 @@ static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
  * task (a waiting thread stops at the first task it may not start).  Otherwise x goes to
  * the shared list.  Then x's parent and taskgroup owner are poked: both are live, as the
  * creator's own task or, when locked, because x (which has dependences) cannot complete
- * before the lock is released.  Returns whether anything was queued for the barrier. */
+ * before the lock is released.  Returns whether anything was queued for the barrier.
+ *
+ * A task its creating thread (not locked) finds no room for in its full deque is not
+ * queued: POST_FULL, and the creator runs it now (post_created).  The shared list would
+ * take it under the team lock (and every thief after it, the list being looked at first),
+ * which is where one producer feeding 8 or more threads used to end up: 256 tasks already
+ * wait for the others, so running one is as good as queueing it, costs no lock and keeps
+ * the pending tasks (and their memory) bounded per producer, as libomp does when its
+ * deque is full.  x is a child of the creator's current task, so any thread may run it
+ * there, tied or not. */
 static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_t *x,
                           bool locked) {
   tomp_task_t *p = x->t.parent;
@@ -439,7 +451,10 @@ static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_
   if (tomp_likely(x->t.priority == 0 && thr && thr->team == x->t.team && thr->tid < tt->ndq) &&
       (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
     d = tt->dq[thr->tid];
-    if (!dq_push(d, x)) d = dq_make(tt, thr->tid, d, x);
+    if (!dq_push(d, x)) {
+      if (!locked && d != &dq_none) return POST_FULL;
+      d = dq_make(tt, thr->tid, d, x);
+    }
   }
   if (!d) {
     TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, locked ? 1 : 3); /* the lock and nready's store */
@@ -828,6 +843,24 @@ void tomp_task_fulfill(void *event) {
   if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
 }
 
+/* Its creator's deque was full (post): x runs now, as if pushed and popped at once. */
+static __attribute__((noinline, cold)) void run_full(tomp_thread_t *thr, tomp_team_tasks_t *tt,
+                                                     tomp_xtask_t *x) {
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1); /* the state's exchange in claim, as a pop's */
+  if (claim(tt, x, false)) run_task(thr, x);
+}
+
+/* A task created by thr in its current task, without dependences: queued, a sleeper woken
+ * if it needs one, or run now when thr's deque is full. */
+static inline void post_created(tomp_thread_t *thr, tomp_team_t *team, tomp_team_tasks_t *tt,
+                                tomp_xtask_t *x) {
+  tomp_deque_t *d = post(thr, tt, x, false);
+  if (tomp_unlikely(d == POST_FULL))
+    run_full(thr, tt, x);
+  else
+    post_wake(team, d);
+}
+
 bool tomp_task_run_queued(tomp_thread_t *thr, bool steal) {
   tomp_team_t *team = thr->team;
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;
@@ -1043,7 +1076,7 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   tomp_team_tasks_t *tt = team->tasks;
   tomp_task_pinfo(p);
   count_task(thr, team, tt);
-  post_wake(team, post(thr, tt, x, false));
+  post_created(thr, team, tt, x);
 }
 
 /* Run at once when key's tasks are short (or to time one), as described in task.h. */
@@ -1170,7 +1203,7 @@ submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtas
   tomp_pinfo_t *pi = tomp_task_pinfo(p);
   count_task(thr, team, tt);
   if (!ndeps) {
-    post_wake(team, post(thr, tt, x, false));
+    post_created(thr, team, tt, x);
     return;
   }
   tomp_mutex_lock(&tt->lock);
