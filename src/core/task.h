@@ -38,13 +38,18 @@
 #include "internal.h"
 
 /* Dependence kinds, with the values OpenMP gives them (ompt_dependence_type_t); each
- * front-end translates its ABI's (src/gomp/task.c: GCC's GOMP_DEPEND_*). */
+ * front-end translates its ABI's (src/gomp/task.c: GCC's GOMP_DEPEND_*).  The last two are
+ * the reserved locator omp_all_memory with out or inout (the address is only reported):
+ * such a task follows every earlier sibling with dependences and precedes every later one
+ * (taskdep.c). */
 enum {
   TOMP_DEP_IN = ompt_dependence_type_in,
   TOMP_DEP_OUT = ompt_dependence_type_out,
   TOMP_DEP_INOUT = ompt_dependence_type_inout,
   TOMP_DEP_MUTEXINOUTSET = ompt_dependence_type_mutexinoutset,
-  TOMP_DEP_INOUTSET = ompt_dependence_type_inoutset
+  TOMP_DEP_INOUTSET = ompt_dependence_type_inoutset,
+  TOMP_DEP_OUT_ALL = ompt_dependence_type_out_all_memory,
+  TOMP_DEP_INOUT_ALL = ompt_dependence_type_inout_all_memory
 };
 
 typedef struct tomp_depend {
