@@ -36,6 +36,14 @@ void tp_task_now(tp_taskinfo_t *ti) {
   if (!tp_g.get_task_info || tp_g.get_task_info(0, &tflags, &task, &frame, &ti->parallel, &thread_num) != 2)
     return;
   if (task) ti->context = task->value & ~TP_TASK_EXPLICIT;
+  /* An implicit task is current on its thread before its implicit_task callback has given
+   * it its region's context (a primary forking a region wakes its workers in between, and a
+   * worker starts in the runtime): its region, if the tool knows it, names that context. */
+  if (!ti->context && (tflags & ompt_task_implicit) && !(tflags & ompt_task_initial) &&
+      ti->parallel) {
+    const tp_region_t *r = ti->parallel->ptr;
+    if (r && atomic_load_explicit(&r->live, memory_order_acquire)) ti->context = r->context;
+  }
   if (frame) {
     ti->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
     ti->enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
