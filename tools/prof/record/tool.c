@@ -6,7 +6,8 @@
  *
  * Environment (set by `tomp-prof record`): TOMP_PROF_DIR (default "."), TOMP_PROF_HZ
  * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1), TOMP_PROF_CPU (1, default: CPU time per
- * sample, one system call in the handler; 0: none), TOMP_PROF_COUNTERS and TOMP_PROF_SAMPLE_ON
+ * sample from context-switch records; clock: from the thread's CPU clock, a system call per
+ * sample; 0: none), TOMP_PROF_COUNTERS and TOMP_PROF_SAMPLE_ON
  * (counters.c); TOMP_PROF_STATS=1 prints the measured
  * costs (handler time per sample, task-creation time) on stderr at the end. */
 #include <errno.h>
@@ -44,19 +45,21 @@ static void read_config(void) {
     else
       tp_g.cfg.hz = (unsigned)hz;
   }
-  tp_g.cfg.cpu = 1;
+  tp_g.cfg.cpu = TP_CPU_SWITCHES;
   v = getenv("TOMP_PROF_CPU");
   if (v && *v) {
     if (!strcmp(v, "0"))
       tp_g.cfg.cpu = 0;
+    else if (!strcmp(v, "clock"))
+      tp_g.cfg.cpu = TP_CPU_CLOCK;
     else if (strcmp(v, "1"))
-      fprintf(stderr, "tomp-prof: TOMP_PROF_CPU='%s' is neither 0 nor 1; using 1\n", v);
+      fprintf(stderr, "tomp-prof: TOMP_PROF_CPU='%s' is not 1, clock or 0; using 1\n", v);
   }
   tp_counters_config();
   if (tp_counters_sampling() && !tp_g.cfg.cpu) {
     fprintf(stderr, "tomp-prof: TOMP_PROF_CPU=0 ignored: sampling on a counter weighs each sample "
                     "by the thread's CPU time\n");
-    tp_g.cfg.cpu = 1;
+    tp_g.cfg.cpu = TP_CPU_SWITCHES;
   }
   v = getenv("TOMP_PROF_STATS");
   tp_g.cfg.stats = v && !strcmp(v, "1");
