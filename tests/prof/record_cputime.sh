@@ -11,6 +11,9 @@
 #    interval, the total within 25% of task-clock's (the thread clock leaves out interrupt
 #    time, which task-clock and the switch records count: under a load average of 475 on one
 #    CPU, 123 of 528 samples were 13% under their task-clock);
+#  - threads that block and wake in a tight loop (`rec_cputime barriers`, passive waits):
+#    they go over to the clock (more than 4 switches per sample: the records would cost more
+#    than the clock read), every sample keeps its CPU time;
 #  - perf_event_open forbidden (no_perf: a container's seccomp filter): the clock serves,
 #    every sample still has its CPU time;
 #  - a bad TOMP_PROF_CPU: one message, the default.
@@ -55,6 +58,13 @@ for mode in 1 clock; do
     check "$f.txt" $strict || fail "TOMP_PROF_CPU=$mode ($cpus CPUs): CPU time per sample"
   done
 done
+# blocking in a tight loop: over to the clock
+OMP_WAIT_POLICY=passive record "$W/bar" -- "$W/rec_cputime" barriers
+grep -qE 'context-switch records on 3 of 3 threads.*; [1-3] of them went over to the clock' "$W/bar.err" ||
+  fail "threads blocking in barriers should go over to the clock"
+f=$(datafile "$W/bar")
+"$PROF" dump "$f" >"$f.txt" || fail "dump"
+check "$f.txt" 0 || fail "barriers: CPU time per sample"
 # perf_event_open forbidden: the clock serves
 rm -rf "$W/np"
 "$W/no_perf" EPERM "$PROF" record -o "$W/np" -- "$W/rec_cputime" >"$W/np.out" 2>"$W/np.err" ||

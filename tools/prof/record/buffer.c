@@ -385,7 +385,8 @@ static uint64_t quantile(const uint64_t *hist, uint64_t total, double q) {
 }
 
 static void print_stats(const tp_end_t *end, const uint64_t *hist, const uint64_t *cpu_hist,
-                        uint64_t ncpu, uint64_t lost_parked, uint64_t nswitch) {
+                        uint64_t ncpu, uint64_t lost_parked, uint64_t nswitch,
+                        uint64_t ndropped) {
   uint64_t n = end->samples, creates = atomic_load(&tp_g.creates);
   if (n)
     fprintf(stderr,
@@ -401,9 +402,12 @@ static void print_stats(const tp_end_t *end, const uint64_t *hist, const uint64_
             (unsigned long long)quantile(cpu_hist, ncpu, 0.5),
             (unsigned long long)quantile(cpu_hist, ncpu, 0.9));
   if (tp_g.cfg.cpu)
-    fprintf(stderr, "tomp-prof: CPU time per sample from context-switch records on %llu of %llu "
-            "threads (the others read the thread CPU clock: a system call per sample)\n",
-            (unsigned long long)nswitch, (unsigned long long)end->threads);
+    fprintf(stderr,
+            "tomp-prof: CPU time per sample from context-switch records on %llu of %llu "
+            "threads (the others read the thread CPU clock: a system call per sample); %llu "
+            "of them went over to the clock (more than 4 switches per sample)\n",
+            (unsigned long long)nswitch, (unsigned long long)end->threads,
+            (unsigned long long)ndropped);
   if (end->lost)
     fprintf(stderr, "tomp-prof: %llu samples lost: %llu with no free chunk, %llu during a callback's write\n",
             (unsigned long long)end->lost, (unsigned long long)(end->lost - lost_parked),
@@ -431,11 +435,12 @@ void tp_buf_finish(void) {
   }
   tp_end_t end = {{TP_REC_END, sizeof end}, 0, 0, 0, 0, 0, 0, 0};
   static uint64_t hist[TP_HIST], cpu_hist[TP_HIST];
-  uint64_t lost_parked = 0, ncpu = 0, nswitch = 0;
+  uint64_t lost_parked = 0, ncpu = 0, nswitch = 0, ndropped = 0;
   for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) {
     tp_sampler_disarm(t);
     tp_sampler_quiesce(t);
     nswitch += t->sw_used;
+    ndropped += t->sw_dropped;
     tp_thread_close(t);
     end.samples += t->samples + t->parked_samples;
     end.lost += t->lost;
@@ -447,7 +452,7 @@ void tp_buf_finish(void) {
     ncpu += t->cpu_samples;
     lost_parked += t->lost_parked;
   }
-  if (tp_g.cfg.stats) print_stats(&end, hist, cpu_hist, ncpu, lost_parked, nswitch);
+  if (tp_g.cfg.stats) print_stats(&end, hist, cpu_hist, ncpu, lost_parked, nswitch, ndropped);
   tp_ctx_write_regions();
   size_t len;
   char *maps = slurp_proc("/proc/self/maps", &len);

@@ -16,9 +16,9 @@
  * in a spin and one in a sleep between two reads would share one figure); a CPU-time timer per
  * thread costs a signal per expiry and ticks at the kernel's 4 ms; the perf mmap page's time
  * fields need cap_user_time (0 on this VM) to be extrapolated between the kernel's updates.
- * The cost moves to the kernel's context switch of a recorded thread (a 16-byte record):
- * programs that block and wake threads thousands of times a second pay it there, and it is
- * measured in docs/tomp-prof.md.
+ * The cost moves to the kernel's context switch of a recorded thread (the perf context
+ * switched with it and a 16-byte record: about one clock read's cost): a thread that switches
+ * more than 4 times per sample reads its clock per sample instead (tp_cpu_take).
  *
  * Where the kernel refuses (perf_event_paranoid 3, a seccomp filter, the locked-memory limit
  * for the buffers of many threads: perf_event_mlock_kb, RLIMIT_MEMLOCK) the thread reads the
@@ -90,18 +90,22 @@ void tp_cpu_stop(tp_thread_t *t) {
   t->sw_page = NULL;
 }
 
+#define SW_WINDOW 64 /* samples */
+#define SW_MAX 4      /* switches per sample, on average over a window */
+
 static uint64_t load8(const tp_thread_t *t, uint64_t pos) {
   uint64_t v;
   memcpy(&v, t->sw_data + (pos & t->sw_mask), 8); /* records are 8-byte aligned: no wrap */
   return v;
 }
 
-/* CPU time in [from, now] from the switch records since the previous call. */
-static uint64_t from_switches(tp_thread_t *t, uint64_t from, uint64_t now) {
+/* CPU time in [from, now] from the switch records since the previous call; *nsw: how many. */
+static uint64_t from_switches(tp_thread_t *t, uint64_t from, uint64_t now, uint32_t *nsw) {
   struct perf_event_mmap_page *pg = t->sw_page;
   uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
   uint64_t off = 0, pos = t->sw_tail;
   int unknown = 0;
+  *nsw = 0;
   while (pos < head) {
     struct perf_event_header h;
     uint64_t w = load8(t, pos);
@@ -112,6 +116,7 @@ static uint64_t from_switches(tp_thread_t *t, uint64_t from, uint64_t now) {
     }
     if (h.type == PERF_RECORD_SWITCH && h.size >= 16) {
       uint64_t ts = load8(t, pos + h.size - 8); /* sample_id: the time alone */
+      ++*nsw;
       if (h.misc & PERF_RECORD_MISC_SWITCH_OUT) {
         if (!t->sw_out) {
           t->sw_out = 1;
@@ -138,7 +143,24 @@ static uint64_t from_switches(tp_thread_t *t, uint64_t from, uint64_t now) {
 
 uint64_t tp_cpu_take(tp_thread_t *t, uint64_t from, uint64_t now) {
   if (!tp_g.cfg.cpu) return TP_CPU_UNKNOWN;
-  if (atomic_load_explicit(&t->sw_ok, memory_order_relaxed)) return from_switches(t, from, now);
+  if (atomic_load_explicit(&t->sw_ok, memory_order_relaxed)) {
+    uint32_t nsw;
+    uint64_t cpu = from_switches(t, from, now, &nsw);
+    /* A switch costs the kernel about as much as one clock read (0.5-1 us here: the records,
+     * and the perf context switched with the thread): a thread that switches more than
+     * SW_MAX times per sample (it blocks and wakes in a tight loop) reads its clock per
+     * sample from now on, which bounds the records' cost at ~SW_MAX clock reads a sample. */
+    t->sw_win_switches += nsw;
+    if (++t->sw_win_samples == SW_WINDOW) {
+      if (t->sw_win_switches > SW_MAX * SW_WINDOW) {
+        t->last_cpu_ns = tp_cpu_ns();
+        t->sw_dropped = 1;
+        tp_cpu_stop(t);
+      }
+      t->sw_win_samples = t->sw_win_switches = 0;
+    }
+    return cpu;
+  }
   uint64_t c = tp_cpu_ns(), d = TP_CPU_UNKNOWN;
   if (c != TP_CPU_UNKNOWN && t->last_cpu_ns != TP_CPU_UNKNOWN && c >= t->last_cpu_ns)
     d = c - t->last_cpu_ns;

@@ -101,6 +101,8 @@ typedef struct tp_thread {
   int sw_out;
   _Atomic int sw_ok;        /* the buffer may be read (cleared before it is unmapped) */
   int sw_used;              /* the records served this thread (TOMP_PROF_STATS) */
+  int sw_dropped;           /* ... until it switched too often: the clock serves it now */
+  uint32_t sw_win_samples, sw_win_switches; /* switches in the current window of samples */
   uint64_t lost_parked;     /* of lost: a parked sample was already waiting */
   uint64_t parked_samples;  /* parked samples appended later (callback side only) */
   uint64_t handler_ns;   /* time spent in the handler, for the cost report */
