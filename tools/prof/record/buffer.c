@@ -121,6 +121,7 @@ int tp_buf_open(const char *runtime) {
     fprintf(stderr, "tomp-prof: cannot create %s (%s); not recording\n", path, strerror(errno));
     return -1;
   }
+  sem_init(&wake, 0, 0); /* handlers may post before the writer thread runs */
   size_t cmdlen;
   char *cmd = slurp_proc("/proc/self/cmdline", &cmdlen);
   uint32_t size = pad8(sizeof(tp_header_t) + cmdlen);
@@ -310,11 +311,19 @@ static void *writer_main(void *arg) {
   return NULL;
 }
 
-void tp_buf_start_writer(void) {
-  sem_init(&wake, 0, 0);
-  /* The writer must not be taken for an OpenMP thread, and must not get SIGPROF: it is a
-   * plain pthread created before any timer exists. */
+static void start_writer_once(void) {
+  /* A plain pthread of the tool (not an OpenMP thread), created with every signal blocked
+   * (timer and overflow signals go to their own threads anyway). */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
   writer_running = pthread_create(&writer, NULL, writer_main, NULL) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void tp_buf_start_writer(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  if (!atomic_load_explicit(&tp_g.stopped, memory_order_relaxed)) pthread_once(&once, start_writer_once);
 }
 
 /* ---- threads ---- */

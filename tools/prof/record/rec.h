@@ -153,7 +153,7 @@ TP_HIDDEN void tp_buf_flush_full(void);         /* write every thread's full chu
 TP_HIDDEN void tp_buf_write_direct(const void *rec, uint32_t size); /* straight to the file */
 TP_HIDDEN void tp_buf_finish(void);             /* close all threads, MAPS, REGION, END */
 TP_HIDDEN void tp_buf_forked_child(void);       /* drop everything without writing */
-TP_HIDDEN void tp_buf_start_writer(void);
+TP_HIDDEN void tp_buf_start_writer(void);       /* the first call starts it */
 TP_HIDDEN uint64_t tp_now_ns(void);             /* signal-safe CLOCK_MONOTONIC */
 
 /* ---- the thread's CPU time per sample (cputime.c) ---- */

@@ -80,6 +80,7 @@ static uint64_t ctx_of(const ompt_data_t *d) { return d ? d->value & ~TP_TASK_EX
 /* ---- threads ---- */
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
+  tp_buf_start_writer(); /* once */
   tp_thread_t *t = tp_self;
   if (!t) {
     if (!live()) return;
@@ -113,6 +114,7 @@ static void on_parallel_begin(ompt_data_t *enc_task, const ompt_frame_t *enc_fra
   (void)flags;
   tp_thread_t *t = tp_self;
   if (!t || !live()) return;
+  tp_buf_start_writer(); /* a runtime that reported no thread_begin for the initial thread */
   tp_region_t *r = tp_region_get(t);
   if (!r) return;
   r->context = tp_ctx_intern(t, TP_CTX_PARALLEL, ctx_of(enc_task), enc_frame, codeptr_ra, &r->ctx);
@@ -332,7 +334,10 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
   if (tp_g.cfg.trace) reg(set, ompt_callback_work, on_work);
   tp_unwind_warmup(); /* its first call may allocate: never let that happen in the handler */
   tp_sampler_install();
-  tp_buf_start_writer();
+  /* The writer thread starts at the first thread_begin (the initial thread's comes right
+   * after initialize), not here: tomp registers membarrier and rewrites its tool path after
+   * initialize returns, which costs an RCU grace period each (15 ms under load here) in a
+   * process that already has a second thread, and nothing in a single-threaded one. */
   pthread_atfork(NULL, NULL, forked_child);
   tp_thread_t *t = tp_thread_new(ompt_thread_initial);
   if (t) {
