@@ -12,9 +12,11 @@
  * access and partition are validated and have no further effect: memory is coherent and
  * accessible to all threads, pool accounting is a single atomic counter in every case.
  *
- * Pools count the bytes the program requested (not tomp's per-block header); an allocation that
- * would take the pool past pool_size fails, and so does one the heap refuses; then the fallback
- * applies: default_mem_fb retries with TOMP_DEFAULT_MEM_ALLOC (with the same alignment),
+ * Pools count every byte a block takes from the heap: the bytes requested plus tomp's header
+ * and alignment slack (and page rounding for pinned blocks), as libgomp and libomp count theirs:
+ * pool_size bounds the memory the allocator uses, so two blocks of half the pool never both
+ * fit.  An allocation that would take the pool past pool_size fails, and so does one the heap
+ * refuses; then the fallback applies: default_mem_fb retries with TOMP_DEFAULT_MEM_ALLOC (with the same alignment),
  * null_fb returns NULL, abort_fb ends the program with a message, allocator_fb retries with the
  * fb_data allocator.
  *
@@ -56,8 +58,8 @@ typedef struct alloc {
 
 typedef struct {
   void *base;     /* what the heap returned */
-  size_t size;    /* bytes requested (pool accounting, realloc copies) */
-  size_t total;   /* bytes obtained from the heap */
+  size_t size;    /* bytes requested (realloc copies) */
+  size_t total;   /* bytes obtained from the heap (pool accounting) */
   alloc_t *alloc; /* allocator that served the block (after any fallback) */
   uintptr_t check;
 } hdr_t;
@@ -152,10 +154,10 @@ static void *alloc_with(alloc_t *a, size_t align, size_t size, bool zero, int de
     total = (total + page_size - 1) & ~(page_size - 1);
     if (total < size) goto fail;
   }
-  if (!pool_take(a, size)) goto fail;
+  if (!pool_take(a, total)) goto fail;
   void *base = heap_get(a, total);
   if (!base) {
-    pool_give(a, size);
+    pool_give(a, total);
     goto fail;
   }
   uintptr_t ret = ((uintptr_t)base + sizeof(hdr_t) + al - 1) & ~(uintptr_t)(al - 1);
@@ -209,7 +211,7 @@ static hdr_t *header_of(void *ptr, const char *who) {
 
 static void free_block(hdr_t *h, bool account) {
   alloc_t *a = h->alloc;
-  if (account) pool_give(a, h->size);
+  if (account) pool_give(a, h->total);
   h->check = 0;
   heap_put(a, h->base, h->total);
 }
@@ -238,10 +240,10 @@ void *tomp_realloc(void *ptr, size_t size, tomp_allocator_t allocator, const cha
   alloc_t *a = allocator == TOMP_NULL_ALLOCATOR ? h->alloc : resolve(allocator, who);
   /* Moving within one pool: the old block's share is available to the new one. */
   bool same = a == h->alloc;
-  if (same) pool_give(a, h->size);
+  if (same) pool_give(a, h->total);
   void *p = alloc_with(a, 1, size, false, 0);
   if (!p) {
-    if (same && a->pool_size != UNLIMITED) __atomic_fetch_add(&a->used, h->size, __ATOMIC_RELAXED);
+    if (same && a->pool_size != UNLIMITED) __atomic_fetch_add(&a->used, h->total, __ATOMIC_RELAXED);
     return NULL; /* the old block stays valid */
   }
   memcpy(p, ptr, h->size < size ? h->size : size);
