@@ -2,8 +2,8 @@
  *
  * CLOCK_THREAD_CPUTIME_ID is not in the vDSO: reading it is a real system call, about
  * 0.5 us in a loop and three times that in a signal handler whose caches other processes
- * have cooled, which made it the largest single cost of a sample.  Instead each thread asks
- * the kernel for a record at each of its own context switches (perf_event_open of the
+ * have cooled, which made it the largest single cost of a sample.  Instead the tool asks the
+ * kernel for a record at each context switch of each thread (perf_event_open of the
  * software "dummy" event with context_switch = 1, time stamped on CLOCK_MONOTONIC, the clock
  * the samples use) into a small ring buffer mapped into the process.  The handler reads the
  * records that arrived since its previous sample (plain loads: usually none, because a thread
