@@ -3,8 +3,8 @@
 # (2 x 2 threads, tiny bodies) for a second, recorded at 2 kHz, so that hundreds of samples
 # fall on a thread forking, joining or starting the inner region.  An implicit task is
 # current before its implicit_task callback gives it its region's context; a sample there
-# used to keep context 0 and was rooted at the outer outlined body (tens of samples per run
-# on tomp, seen in the Chrome trace's root check of prof_report).  Every sample must now read
+# used to keep context 0 and was rooted at the outer outlined body (about 4% of the time on
+# tomp here; 1 sample in ~150 in prof_report's rep_nested).  Every sample must now read
 # main;outer;... when it is in inner or tiny, and be rooted at main (or be idle, or in the
 # runtime's own code: `omp ...`) otherwise.  On tomp, and on
 # LLVM's libomp when clang is installed.

@@ -306,6 +306,7 @@ static void *writer_main(void *arg) {
     }
     while (sem_timedwait(&wake, &ts) < 0 && errno == EINTR) {
     }
+    for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) tp_cpu_open_for(t);
     tp_buf_flush_full();
   }
   return NULL;
@@ -320,6 +321,8 @@ static void start_writer_once(void) {
   writer_running = pthread_create(&writer, NULL, writer_main, NULL) == 0;
   pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
+
+void tp_buf_wake_writer(void) { sem_post(&wake); }
 
 void tp_buf_start_writer(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -367,7 +370,7 @@ void tp_sampler_quiesce(tp_thread_t *t) {
 void tp_thread_close(tp_thread_t *t) {
   tp_sampler_disarm(t);
   tp_counters_close(t); /* a thread's own handler is kept out by ctr_ok, others' by quiesce */
-  tp_cpu_stop(t);       /* likewise by sw_ok */
+  tp_cpu_stop(t);       /* likewise by sw_state */
   atomic_store(&t->in_write, 1); /* keeps our own handler (a signal still in flight) out */
   pthread_mutex_lock(&file_lock);
   if (!atomic_load(&t->closed)) {

@@ -2,8 +2,8 @@
  *
  * CLOCK_THREAD_CPUTIME_ID is not in the vDSO: reading it is a real system call, about
  * 0.5 us in a loop and three times that in a signal handler whose caches other processes
- * have cooled, which made it the largest single cost of a sample.  Instead each thread asks
- * the kernel for a record at each of its own context switches (perf_event_open of the
+ * have cooled, which made it the largest single cost of a sample.  Instead the tool asks the
+ * kernel for a record at each context switch of each thread (perf_event_open of the
  * software "dummy" event with context_switch = 1, time stamped on CLOCK_MONOTONIC, the clock
  * the samples use) into a small ring buffer mapped into the process.  The handler reads the
  * records that arrived since its previous sample (plain loads: usually none, because a thread
@@ -19,6 +19,11 @@
  * The cost moves to the kernel's context switch of a recorded thread (the perf context
  * switched with it and a 16-byte record: about one clock read's cost): a thread that switches
  * more than 4 times per sample reads its clock per sample instead (tp_cpu_take).
+ *
+ * The writer thread opens each thread's records (perf_event_open for the thread's tid, mmap),
+ * so that no OpenMP thread waits in the kernel for that: the first such event on the system
+ * enables a kernel static key, which waits for an RCU grace period (12 ms here under load,
+ * far more under heavy load).  A thread reads its clock until its records are there.
  *
  * Where the kernel refuses (perf_event_paranoid 3, a seccomp filter, the locked-memory limit
  * for the buffers of many threads: perf_event_mlock_kb, RLIMIT_MEMLOCK) the thread reads the
@@ -49,7 +54,15 @@ static size_t data_pages(size_t page) {
 
 void tp_cpu_start(tp_thread_t *t) {
   t->last_cpu_ns = tp_cpu_ns();
-  if (tp_g.cfg.cpu != TP_CPU_SWITCHES || t->sw_page) return;
+  if (tp_g.cfg.cpu != TP_CPU_SWITCHES) return;
+  int none = SW_NONE;
+  /* the writer thread opens the records (tp_cpu_open_for): the thread reads its clock until */
+  if (atomic_compare_exchange_strong(&t->sw_state, &none, SW_WANTED)) tp_buf_wake_writer();
+}
+
+void tp_cpu_open_for(tp_thread_t *t) {
+  int want = SW_WANTED;
+  if (!atomic_compare_exchange_strong(&t->sw_state, &want, SW_OPENING)) return;
   struct perf_event_attr a;
   memset(&a, 0, sizeof a);
   a.size = sizeof a;
@@ -65,13 +78,19 @@ void tp_cpu_start(tp_thread_t *t) {
   a.watermark = 1; /* nobody polls: no wake-ups before the buffer is full */
   size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (1 + data_pages(page)) * page;
   a.wakeup_watermark = (uint32_t)(len - page);
-  int fd = (int)syscall(SYS_perf_event_open, &a, 0 /* this thread */, -1, -1, PERF_FLAG_FD_CLOEXEC);
-  if (fd < 0) return;
-  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  /* the mapping keeps the event alive: no descriptor is held per thread (a program with
-   * thousands of threads keeps its descriptors) */
-  close(fd);
-  if (p == MAP_FAILED) return;
+  void *p = MAP_FAILED;
+  int fd = (int)syscall(SYS_perf_event_open, &a, (pid_t)t->tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd >= 0) {
+    p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    /* the mapping keeps the event alive: no descriptor is held per thread (a program with
+     * thousands of threads keeps its descriptors) */
+    close(fd);
+  }
+  int opening = SW_OPENING;
+  if (p == MAP_FAILED) { /* refused: the clock serves this thread */
+    atomic_compare_exchange_strong(&t->sw_state, &opening, SW_NONE);
+    return;
+  }
   struct perf_event_mmap_page *pg = p;
   t->sw_page = p;
   t->sw_len = len;
@@ -79,15 +98,18 @@ void tp_cpu_start(tp_thread_t *t) {
   t->sw_mask = (pg->data_size ? pg->data_size : len - page) - 1;
   t->sw_tail = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
   t->sw_out = 0;
+  t->sw_fresh = 1;
   t->sw_used = 1;
-  atomic_store(&t->sw_ok, 1);
+  /* published to the thread's handler; a thread that stopped meanwhile is not */
+  if (!atomic_compare_exchange_strong_explicit(&t->sw_state, &opening, SW_READY, memory_order_release,
+                                               memory_order_relaxed))
+    munmap(p, len);
 }
 
 void tp_cpu_stop(tp_thread_t *t) {
-  atomic_store(&t->sw_ok, 0); /* our own handler, should it run now, reads the clock */
-  atomic_signal_fence(memory_order_seq_cst);
-  if (t->sw_page) munmap(t->sw_page, t->sw_len);
-  t->sw_page = NULL;
+  /* our own handler, should it run now, reads the clock; the writer, should it be opening
+   * the records now, unmaps them itself */
+  if (atomic_exchange(&t->sw_state, SW_STOPPED) == SW_READY) munmap(t->sw_page, t->sw_len);
 }
 
 #define SW_WINDOW 64 /* samples */
@@ -143,7 +165,7 @@ static uint64_t from_switches(tp_thread_t *t, uint64_t from, uint64_t now, uint3
 
 uint64_t tp_cpu_take(tp_thread_t *t, uint64_t from, uint64_t now) {
   if (!tp_g.cfg.cpu) return TP_CPU_UNKNOWN;
-  if (atomic_load_explicit(&t->sw_ok, memory_order_relaxed)) {
+  if (atomic_load_explicit(&t->sw_state, memory_order_acquire) == SW_READY && !t->sw_fresh) {
     uint32_t nsw;
     uint64_t cpu = from_switches(t, from, now, &nsw);
     /* A switch costs the kernel about as much as one clock read (0.5-1 us here: the records,
@@ -160,6 +182,13 @@ uint64_t tp_cpu_take(tp_thread_t *t, uint64_t from, uint64_t now) {
       t->sw_win_samples = t->sw_win_switches = 0;
     }
     return cpu;
+  }
+  if (t->sw_fresh && atomic_load_explicit(&t->sw_state, memory_order_acquire) == SW_READY) {
+    /* just opened: this interval began before the records did; the clock answers once more,
+     * the records from now on */
+    uint32_t nsw;
+    from_switches(t, from, now, &nsw);
+    t->sw_fresh = 0;
   }
   uint64_t c = tp_cpu_ns(), d = TP_CPU_UNKNOWN;
   if (c != TP_CPU_UNKNOWN && t->last_cpu_ns != TP_CPU_UNKNOWN && c >= t->last_cpu_ns)

@@ -36,6 +36,9 @@ typedef struct tp_config {
 } tp_config_t;
 
 enum { TP_CPU_SWITCHES = 1, TP_CPU_CLOCK = 2 }; /* tp_config_t.cpu: how (cputime.c) */
+/* tp_thread_t.sw_state: none; asked of the writer; being opened by it; the handler reads the
+ * records; stopped (the thread ended or went over to the clock) */
+enum { SW_NONE, SW_WANTED, SW_OPENING, SW_READY, SW_STOPPED };
 
 typedef struct tp_global {
   tp_config_t cfg;
@@ -99,7 +102,8 @@ typedef struct tp_thread {
   uint64_t sw_mask, sw_tail;
   uint64_t sw_out_ns;       /* switched out then, not yet back in (sw_out) */
   int sw_out;
-  _Atomic int sw_ok;        /* the buffer may be read (cleared before it is unmapped) */
+  _Atomic int sw_state;     /* SW_*: who may touch the buffer */
+  int sw_fresh;             /* READY, but the handler has not started from the records yet */
   int sw_used;              /* the records served this thread (TOMP_PROF_STATS) */
   int sw_dropped;           /* ... until it switched too often: the clock serves it now */
   uint32_t sw_win_samples, sw_win_switches; /* switches in the current window of samples */
@@ -154,15 +158,18 @@ TP_HIDDEN void tp_buf_write_direct(const void *rec, uint32_t size); /* straight 
 TP_HIDDEN void tp_buf_finish(void);             /* close all threads, MAPS, REGION, END */
 TP_HIDDEN void tp_buf_forked_child(void);       /* drop everything without writing */
 TP_HIDDEN void tp_buf_start_writer(void);       /* the first call starts it */
+TP_HIDDEN void tp_buf_wake_writer(void);        /* signal-safe */
 TP_HIDDEN uint64_t tp_now_ns(void);             /* signal-safe CLOCK_MONOTONIC */
 
 /* ---- the thread's CPU time per sample (cputime.c) ---- */
 /* Signal-safe: the calling thread's CPU clock (a system call), TP_CPU_UNKNOWN if unreadable
  * or not asked for. */
 TP_HIDDEN uint64_t tp_cpu_ns(void);
-/* The calling thread's context-switch records (or, where the kernel refuses, its clock) from
- * now on: before its first sample. */
+/* The calling thread's CPU time from now on (before its first sample): its clock, and its
+ * context-switch records asked of the writer thread. */
 TP_HIDDEN void tp_cpu_start(tp_thread_t *t);
+/* The writer thread: opens t's records if t asked for them. */
+TP_HIDDEN void tp_cpu_open_for(tp_thread_t *t);
 TP_HIDDEN void tp_cpu_stop(tp_thread_t *t);
 /* Signal-safe, on t's own thread: its CPU time over [from, now] (CLOCK_MONOTONIC; from = the
  * end of the previous call's interval), TP_CPU_UNKNOWN if it cannot be known. */
