@@ -10,6 +10,16 @@
  * and a group only empties after its predecessors finished.  Finished tasks unlink their
  * nodes, so the table only references live tasks.
  *
+ * omp_all_memory (TOMP_DEP_OUT_ALL / INOUT_ALL) matches every list item: "The storage location
+ * of a list item matches the storage location of another list item if they have the same
+ * storage location, or if any of the list items is omp_all_memory" (OpenMP 5.1 2.19.11, 5.2
+ * 15.9.5).  Only tasks with dependences take part: a sibling without any is not ordered.
+ * Such a task depends on every node of every entry (all earlier siblings with dependences
+ * that may still be unfinished) and on the previous all-memory task, then the entries are
+ * forgotten, as older groups are: it follows all of them and every later task with a
+ * dependence depends on it while it lives (the table's `all` entry holds it).  Its other
+ * dependences add nothing, so they stay out of the table.
+ *
  * mutexinoutset members additionally exclude each other: a task takes ownership of all its
  * mutexinoutset entries at once when it is about to start, or is parked on the entry that
  * is busy and re-queued when that entry is released (no hold-and-wait, so no deadlock).
@@ -31,6 +41,8 @@ static void ompt_dependences_(tomp_xtask_t *x, const tomp_depend_t *deps, size_t
     case TOMP_DEP_OUT: d[i].dependence_type = ompt_dependence_type_out; break;
     case TOMP_DEP_MUTEXINOUTSET: d[i].dependence_type = ompt_dependence_type_mutexinoutset; break;
     case TOMP_DEP_INOUTSET: d[i].dependence_type = ompt_dependence_type_inoutset; break;
+    case TOMP_DEP_OUT_ALL: d[i].dependence_type = ompt_dependence_type_out_all_memory; break;
+    case TOMP_DEP_INOUT_ALL: d[i].dependence_type = ompt_dependence_type_inout_all_memory; break;
     default: d[i].dependence_type = ompt_dependence_type_inout; break;
     }
   }
@@ -61,6 +73,7 @@ typedef struct tomp_depent {
 typedef struct tomp_deptab {
   size_t nb, n;               /* buckets (power of two), entries */
   tomp_depent_t **b;
+  tomp_depent_t all;          /* cur: the unfinished all-memory task, if any (not hashed) */
 } tomp_deptab_t;
 
 static size_t bucket(const tomp_deptab_t *t, const void *addr) {
@@ -96,13 +109,17 @@ static void grow(tomp_deptab_t *t) {
   free(ob);
 }
 
-static tomp_depent_t *lookup(tomp_pinfo_t *p, void *addr) {
+static tomp_deptab_t *table(tomp_pinfo_t *p) {
   tomp_deptab_t *t = p->deps;
   if (!t) {
     p->deps = t = tomp_calloc(1, sizeof *t);
     t->nb = 16;
     t->b = tomp_calloc(t->nb, sizeof *t->b);
   }
+  return t;
+}
+
+static tomp_depent_t *lookup(tomp_deptab_t *t, void *addr) {
   size_t h = bucket(t, addr);
   for (tomp_depent_t *e = t->b[h]; e; e = e->hnext)
     if (e->addr == addr) return e;
@@ -134,6 +151,9 @@ void tomp_dep_table_free(tomp_pinfo_t *p) {
 }
 
 static void add_edge(tomp_xtask_t *pred, tomp_xtask_t *succ) {
+  /* A task registers all its dependences at once under the lock, so an edge it already has
+   * from pred is pred's last: one edge per pair, however many items they share (as libomp) */
+  if (pred == succ || (pred->nsucc && pred->succ[pred->nsucc - 1] == succ)) return;
   if (pred->nsucc == pred->capsucc) {
     uint32_t cap = pred->capsucc * 2;
     tomp_xtask_t **a = tomp_malloc(cap * sizeof *a);
@@ -167,12 +187,56 @@ static void unlink_node(tomp_depnode_t *n) {
   n->where = 0;
 }
 
+static bool is_all(int kind) {
+  return kind == TOMP_DEP_OUT_ALL || kind == TOMP_DEP_INOUT_ALL;
+}
+
+/* Edges from every node of a group, which is then forgotten (x follows its members) */
+static void forget_group(tomp_depnode_t **head, tomp_xtask_t *x) {
+  for (tomp_depnode_t *q = *head; q; q = q->next) {
+    add_edge(q->task, x);
+    q->where = 0;
+  }
+  *head = NULL;
+}
+
+/* x has an all-memory dependence: after every node of the table, which it then replaces. */
+static void register_all(tomp_deptab_t *t, tomp_xtask_t *x, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    x->deps[i] = (tomp_depnode_t){.task = x, .kind = TOMP_DEP_OUT_ALL};
+  for (size_t i = 0; i < t->nb; i++) {
+    for (tomp_depent_t **pe = &t->b[i]; *pe;) {
+      tomp_depent_t *e = *pe;
+      forget_group(&e->cur, x);
+      forget_group(&e->prev, x);
+      e->kind = 0;
+      if (idle(e)) { /* mutexinoutset owners and parked members keep theirs */
+        *pe = e->hnext;
+        free(e);
+        t->n--;
+      } else {
+        pe = &e->hnext;
+      }
+    }
+  }
+  forget_group(&t->all.cur, x);
+  x->deps[0].ent = &t->all;
+  push(&t->all.cur, &x->deps[0], 1);
+}
+
 void tomp_dep_register(tomp_pinfo_t *p, tomp_xtask_t *x, const tomp_depend_t *deps, size_t n) {
   x->ndeps = (uint32_t)n;
   ompt_dependences(x, deps, n);
+  tomp_deptab_t *t = table(p);
+  for (size_t i = 0; i < n; i++)
+    if (tomp_unlikely(is_all(deps[i].kind))) {
+      register_all(t, x, n);
+      return;
+    }
+  if (tomp_unlikely(t->all.cur != NULL)) add_edge(t->all.cur->task, x);
   for (size_t i = 0; i < n; i++) {
     int kind = deps[i].kind == TOMP_DEP_INOUT ? TOMP_DEP_OUT : deps[i].kind;
-    tomp_depent_t *e = lookup(p, deps[i].addr);
+    tomp_depent_t *e = lookup(t, deps[i].addr);
     tomp_depnode_t *nd = &x->deps[i];
     nd->task = x;
     nd->ent = e;
@@ -187,8 +251,7 @@ void tomp_dep_register(tomp_pinfo_t *p, tomp_xtask_t *x, const tomp_depend_t *de
       e->kind = kind;
     }
     push(&e->cur, nd, 1);
-    for (tomp_depnode_t *q = e->prev; q; q = q->next)
-      if (q->task != x) add_edge(q->task, x);
+    for (tomp_depnode_t *q = e->prev; q; q = q->next) add_edge(q->task, x);
   }
 }
 

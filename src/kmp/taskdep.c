@@ -2,22 +2,21 @@
  * (tomp_depend_t, OpenMP's kinds).  The noalias lists carry no ordering (clang passes none;
  * libomp ignores them too).
  *
- * omp_all_memory (OpenMP 5.2, 15.9.5: a dependence on every storage location) has no place in
- * core's table.  A task with it depends on every earlier sibling that has dependences, and
- * every later sibling with dependences depends on it; tomp gets both by waiting for all
- * earlier siblings (a taskwait) and then running the task at once, so that later siblings
- * are created after it has completed.  Conforming, if more serial than it needs to be. */
+ * omp_all_memory comes as the flag 0x80 (address 0, no in/out bits from clang) or, as libomp
+ * also takes it, as the address (intptr_t)-1, which no object has, with out or in|out: core's
+ * all-memory kinds (src/core/taskdep.c), reported as out_all_memory unless in|out is set. */
 #include <stdlib.h>
 
 #include "ktask.h"
 
 #define STACK_DEPS 16
 
-/* core's kind of a kmp_depend_info; -1: omp_all_memory (the flag, or libomp's other
- * spelling: the address (intptr_t)-1, which no object has) */
+/* core's kind of a kmp_depend_info */
 static int dep_kind(const kmp_depend_info_t *dep) {
   uint8_t f = dep->flags;
-  if ((f & KMP_DEP_ALL) || dep->base_addr == (intptr_t)-1) return -1;
+  if ((f & KMP_DEP_ALL) || dep->base_addr == (intptr_t)-1)
+    return (f & (KMP_DEP_IN | KMP_DEP_OUT)) == (KMP_DEP_IN | KMP_DEP_OUT) ? TOMP_DEP_INOUT_ALL
+                                                                          : TOMP_DEP_OUT_ALL;
   if (f & KMP_DEP_MTX) return TOMP_DEP_MUTEXINOUTSET;
   if (f & KMP_DEP_SET) return TOMP_DEP_INOUTSET;
   if ((f & (KMP_DEP_IN | KMP_DEP_OUT)) == KMP_DEP_IN) return TOMP_DEP_IN;
@@ -25,25 +24,18 @@ static int dep_kind(const kmp_depend_info_t *dep) {
   return TOMP_DEP_INOUT; /* in|out; clang's `out` is this too */
 }
 
-/* Translate n entries into buf (or a heap array the caller frees, *out != buf); *all says
- * whether one was omp_all_memory (then it is left out).  Returns the count. */
+/* Translate n entries into buf (or a heap array the caller frees, *out != buf).  Returns
+ * the count. */
 static size_t translate(const kmp_depend_info_t *in, kmp_int32 n, tomp_depend_t *buf,
-                        tomp_depend_t **out, bool *all) {
-  size_t m = n > 0 ? (size_t)n : 0, k = 0;
+                        tomp_depend_t **out) {
+  size_t m = n > 0 ? (size_t)n : 0;
   tomp_depend_t *d = m <= STACK_DEPS ? buf : tomp_malloc(m * sizeof *d);
-  *all = false;
   for (size_t i = 0; i < m; i++) {
-    int kind = dep_kind(&in[i]);
-    if (kind < 0) {
-      *all = true;
-      continue;
-    }
-    d[k].addr = (void *)in[i].base_addr;
-    d[k].kind = kind;
-    k++;
+    d[i].addr = (void *)in[i].base_addr;
+    d[i].kind = dep_kind(&in[i]);
   }
   *out = d;
-  return k;
+  return m;
 }
 
 TOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, kmp_task_t *new_task,
@@ -53,23 +45,15 @@ TOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, km
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   tomp_depend_t buf[STACK_DEPS], *d;
-  bool all;
-  size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d, &all);
+  size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d);
   /* Dependences that are met already (every earlier sibling has completed) matter to nobody
    * if the task runs at once: it completes before a later sibling exists.  So a staged task
    * (no tool) that may run at once does, skipping the table, as GOMP_task's does (core's
    * tomp_task_deps_met).  Decided here once: the queue-length test could change its answer. */
-  if (tomp_kmp_thdr(new_task)->staged && !all && tomp_task_runs_at_once(thr, 0) &&
+  if (tomp_kmp_thdr(new_task)->staged && tomp_task_runs_at_once(thr, 0) &&
       tomp_task_deps_met(thr) && tomp_kmp_stage_submit(thr, new_task, true)) {
     if (d != buf) free(d);
     return 0;
-  }
-  if (tomp_unlikely(all)) {
-    tomp_taskwait(thr);
-    new_task = tomp_kmp_task_unstage(thr, new_task, 0);
-    tomp_task_t *ct = tomp_kmp_thdr(new_task)->core;
-    if (ct) ct->flags |= TOMP_TASK_UNDEFERRED;
-    n = 0;
   }
   tomp_kmp_task_submit(thr, new_task, d, n);
   if (d != buf) free(d);
@@ -78,12 +62,8 @@ TOMP_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t *loc, kmp_int32 gtid, km
 
 static void wait_deps(tomp_thread_t *thr, kmp_int32 ndeps, kmp_depend_info_t *dep_list) {
   tomp_depend_t buf[STACK_DEPS], *d;
-  bool all;
-  size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d, &all);
-  if (all)
-    tomp_taskwait(thr);
-  else
-    tomp_taskwait_deps(thr, d, n);
+  size_t n = translate(dep_list, dep_list ? ndeps : 0, buf, &d);
+  tomp_taskwait_deps(thr, d, n);
   if (d != buf) free(d);
 }
 

@@ -8,38 +8,12 @@
  * of three and outside any region.  (The -1 spelling and the routine-less task failed before
  * tomp took them: the reader ran before the writer; a crash.) */
 #include <omp.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "../check.h"
+#include "kdeps.h"
 
-typedef int32_t (*entry_t)(int32_t, void *);
-typedef struct {
-  void *shareds;
-  entry_t routine;
-  int32_t part_id;
-  void *data1, *data2;
-} kmp_task_t;
-typedef struct {
-  intptr_t base_addr;
-  size_t len;
-  uint8_t flags;
-} dep_t;
-
-kmp_task_t *__kmpc_omp_task_alloc(void *loc, int32_t gtid, int32_t flags, size_t sz, size_t shsz,
-                                  entry_t entry);
-int32_t __kmpc_omp_task_with_deps(void *loc, int32_t gtid, kmp_task_t *t, int32_t n, dep_t *d,
-                                  int32_t nn, dep_t *nd);
-int32_t __kmpc_omp_taskwait(void *loc, int32_t gtid);
-void __kmpc_omp_wait_deps(void *loc, int32_t gtid, int32_t n, dep_t *d, int32_t nn, dep_t *nd);
-int32_t __kmpc_global_thread_num(void *loc);
-
-#define IN 0x1
-#define OUT 0x2
-#define INOUT 0x3
-#define SET 0x8
-#define ALL 0x80
 #define OUT_ONLY 0x2
 #define ALL_BY_ADDR 0xff /* this test's marker: omp_all_memory as address -1 */
 

@@ -536,8 +536,13 @@ static void on_dependences(ompt_data_t *tdata, const ompt_dependence_t *deps, in
   char buf[512] = "";
   for (int i = 0; i < n && strlen(buf) < 400; i++) {
     int t = deps[i].dependence_type;
+    /* 34 and 35: 5.2's out_all_memory and inout_all_memory (LLVM 14's header, which this
+     * tool is also built against, lacks their names) */
     snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? "," : "",
-             t >= 1 && t <= 7 ? k[t] : "?");
+             t >= 1 && t <= 7 ? k[t]
+             : t == 34        ? "out_all_memory"
+             : t == 35        ? "inout_all_memory"
+                              : "?");
     if (t == ompt_dependence_type_source || t == ompt_dependence_type_sink) /* doacross */
       snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ":%" PRIu64, deps[i].variable.value);
   }
