@@ -37,6 +37,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 
+#include "abi.h"
 #include "alloc.h"
 
 #define ALLOC_MAGIC 0x746f6d70616c6c63ull /* "tompallc" */
@@ -475,6 +476,9 @@ __attribute__((constructor(110))) static void alloc_ctor(void) {
   memcpy(buf, e, n);
   buf[n] = 0;
   env_default = parse_env(buf);
-  if (!env_default)
+  if (env_default) return;
+  if (tomp_llvm_only()) /* libomp's "invalid value" warning is #42 */
+    tomp_warn_llvm(42, "OMP_ALLOCATOR: cannot use '%s'; using omp_default_mem_alloc", buf);
+  else
     tomp_warn("OMP_ALLOCATOR: cannot use '%s'; using omp_default_mem_alloc", buf);
 }

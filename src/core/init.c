@@ -14,9 +14,9 @@ bool tomp_spin_oversub_scaled = true;
 unsigned tomp_nthreads_live = 1;
 unsigned tomp_num_procs = 1;
 
-static void vmsg(const char *kind, const char *fmt, va_list ap) {
+static void vmsg(const char *prefix, const char *fmt, va_list ap) {
   char buf[512];
-  int n = snprintf(buf, sizeof buf, "tomp: %s", kind);
+  int n = snprintf(buf, sizeof buf, "%s", prefix);
   if (n < 0) n = 0;
   int m = vsnprintf(buf + n, sizeof buf - (size_t)n - 1, fmt, ap);
   if (m < 0) m = 0;
@@ -30,14 +30,23 @@ static void vmsg(const char *kind, const char *fmt, va_list ap) {
 void tomp_warn(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vmsg("", fmt, ap);
+  vmsg("tomp: ", fmt, ap);
+  va_end(ap);
+}
+
+void tomp_warn_llvm(int number, const char *fmt, ...) {
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "OMP: Warning #%d: ", number);
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg(prefix, fmt, ap);
   va_end(ap);
 }
 
 void tomp_fatal(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vmsg("fatal: ", fmt, ap);
+  vmsg("tomp: fatal: ", fmt, ap);
   va_end(ap);
   abort();
 }

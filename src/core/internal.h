@@ -34,6 +34,10 @@ bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
 
 /* Messages: one line on stderr, prefixed "tomp: ". */
 void tomp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_HIDDEN;
+/* A warning in libomp's form ("OMP: Warning #number: ..."), for a process whose OpenMP code is
+ * all clang's where its users look for that form (abi.h; LLVM's env/omp_alloc_env_invalid.c);
+ * number is libomp's message number for the same complaint. */
+void tomp_warn_llvm(int number, const char *fmt, ...) __attribute__((format(printf, 2, 3))) TOMP_HIDDEN;
 _Noreturn void tomp_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_HIDDEN;
 void *tomp_malloc(size_t n) TOMP_HIDDEN;     /* aborts with a message if memory is gone */
 /* error.c: the error directive at(execution): msg (NULL: none; len (size_t)-1: NUL-terminated)
