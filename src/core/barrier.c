@@ -252,7 +252,8 @@ STEP void sleep_once(tomp_thread_t *thr, tomp_team_t *team, uint32_t *ctr, uint3
              __atomic_load_n(ctr, __ATOMIC_SEQ_CST) != b->nthreads) {
     worker_busy(thr, worker_end, false);
     tomp_futex_wait(&b->seq, s);
-  } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g && tomp_team_ntasks(team) != 0) {
+  } else if (__atomic_load_n(&b->gen, __ATOMIC_SEQ_CST) == g &&
+             !region_cancelled(team, cancellable) && tomp_team_ntasks(team) != 0) {
     worker_busy(thr, worker_end, false);
     tomp_futex_wait(&b->seq, s); /* tasks exist but none queued for us: wait for a post */
   }
