@@ -190,7 +190,11 @@ static inline uint32_t tomp_team_ntasks(tomp_team_t *team) {
  * run.  A thread holds slots only for a team it is in (its current team or, in a nested
  * region, an enclosing one): it leaves a team only through the team's closing barrier.
  * Slots for another team go back when the thread next counts a task elsewhere.  Threads
- * outside the team (a fulfilled event) change the count directly, as before. */
+ * outside the team (a fulfilled event) change the count directly, as before.  Readers of
+ * the count as a load (the "queue is long" test, 64 per thread) see up to 16 slots per
+ * thread more than there are tasks; and while a creator that has not arrived yet holds
+ * unused slots, waiters in the barrier see tasks outstanding and look into the deques when
+ * they poll, as they did before only while its tasks ran. */
 #define TOMP_TASK_CREDITS 8u
 void tomp_task_credits_return(tomp_thread_t *thr) TOMP_HIDDEN;
 static inline void tomp_task_settle(tomp_thread_t *thr) {
