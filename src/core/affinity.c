@@ -656,6 +656,7 @@ int tomp_affinity_partition(tomp_thread_t *thr, int *first) {
 }
 
 void tomp_affinity_team(tomp_thread_t *thr, tomp_team_t *team, unsigned bind) {
+  if (tomp_unlikely(tomp_g.display_affinity)) tomp_display_affinity_fork(team);
   if (tomp_nplaces <= 0) {
     team->bind_policy = 0;
     team->place_first = 0;

@@ -44,14 +44,21 @@ size_t tomp_cpus_format_self(char *buf, size_t n) TOMP_HIDDEN; /* calling thread
 
 /* display.c */
 void tomp_display_env_print(int verbose) TOMP_HIDDEN;
-void tomp_display_affinity_thread(tomp_thread_t *thr) TOMP_HIDDEN; /* if the info changed */
-extern const char tomp_default_affinity_format[] TOMP_HIDDEN;
-/* Whether every %-field of fmt is one the affinity format knows. */
+/* OMP_DISPLAY_AFFINITY: the region's display state, set up by the primary before the workers
+ * start (fork) and freed with the team; each thread of the region then shows its line if it
+ * or another thread's line changed (thread). */
+void tomp_display_affinity_fork(tomp_team_t *team) TOMP_HIDDEN;
+void tomp_display_affinity_free(tomp_team_t *team) TOMP_HIDDEN;
+void tomp_display_affinity_thread(tomp_thread_t *thr) TOMP_HIDDEN;
+/* The initial affinity-format-var: libgomp's, or libomp's for clang programs (abi.h). */
+const char *tomp_affinity_format_default(void) TOMP_HIDDEN;
+/* Whether omp_set_affinity_format and OMP_AFFINITY_FORMAT take fmt: every %-field of it is one
+ * the format knows (clang programs: any format, as libomp). */
 bool tomp_affinity_format_valid(const char *fmt) TOMP_HIDDEN;
 /* affinity-format-var (OMP_AFFINITY_FORMAT, omp_set_affinity_format), else the default. */
 const char *tomp_affinity_format_current(void) TOMP_HIDDEN;
 /* Thread thr's line in format (NULL or empty: affinity-format-var): omp_capture_affinity's
- * result into buffer, and omp_display_affinity's line on stdout. */
+ * result into buffer, and omp_display_affinity's line (on stderr, or stdout for clang programs). */
 size_t tomp_affinity_capture(char *buffer, size_t size, const char *format,
                              tomp_thread_t *thr) TOMP_HIDDEN;
 void tomp_affinity_display(const char *format, tomp_thread_t *thr) TOMP_HIDDEN;

@@ -12,9 +12,12 @@
  * access and partition are validated and have no further effect: memory is coherent and
  * accessible to all threads, pool accounting is a single atomic counter in every case.
  *
- * Pools count the bytes the program requested (not tomp's per-block header); an allocation that
- * would take the pool past pool_size fails, and so does one the heap refuses; then the fallback
- * applies: default_mem_fb retries with TOMP_DEFAULT_MEM_ALLOC (with the same alignment),
+ * Pools count each block's bytes requested plus tomp's header (pool_cost), as libgomp and libomp
+ * count theirs with their own headers: pool_size bounds the memory the allocator uses, so two
+ * blocks of half the pool never both fit (LLVM's api/omp_alloc_null_fb.c).  The alignment slack
+ * is not counted: it depends on where the heap puts the block, and GCC's alloc-9.c expects a
+ * 32-byte-aligned pool of 512 bytes to hold blocks of 380 and 4 bytes.  An allocation that would take the pool past pool_size fails, and so does one the heap
+ * refuses; then the fallback applies: default_mem_fb retries with TOMP_DEFAULT_MEM_ALLOC (with the same alignment),
  * null_fb returns NULL, abort_fb ends the program with a message, allocator_fb retries with the
  * fb_data allocator.
  *
@@ -122,6 +125,10 @@ static bool pool_take(alloc_t *a, size_t n) {
   return true;
 }
 
+/* What a block of size bytes takes from its allocator's pool (no overflow: alloc_with checks
+ * the larger heap request first). */
+static size_t pool_cost(size_t size) { return size + sizeof(hdr_t); }
+
 static void pool_give(alloc_t *a, size_t n) {
   if (a->pool_size != UNLIMITED) __atomic_fetch_sub(&a->used, n, __ATOMIC_RELAXED);
 }
@@ -152,10 +159,10 @@ static void *alloc_with(alloc_t *a, size_t align, size_t size, bool zero, int de
     total = (total + page_size - 1) & ~(page_size - 1);
     if (total < size) goto fail;
   }
-  if (!pool_take(a, size)) goto fail;
+  if (!pool_take(a, pool_cost(size))) goto fail;
   void *base = heap_get(a, total);
   if (!base) {
-    pool_give(a, size);
+    pool_give(a, pool_cost(size));
     goto fail;
   }
   uintptr_t ret = ((uintptr_t)base + sizeof(hdr_t) + al - 1) & ~(uintptr_t)(al - 1);
@@ -209,7 +216,7 @@ static hdr_t *header_of(void *ptr, const char *who) {
 
 static void free_block(hdr_t *h, bool account) {
   alloc_t *a = h->alloc;
-  if (account) pool_give(a, h->size);
+  if (account) pool_give(a, pool_cost(h->size));
   h->check = 0;
   heap_put(a, h->base, h->total);
 }
@@ -238,10 +245,11 @@ void *tomp_realloc(void *ptr, size_t size, tomp_allocator_t allocator, const cha
   alloc_t *a = allocator == TOMP_NULL_ALLOCATOR ? h->alloc : resolve(allocator, who);
   /* Moving within one pool: the old block's share is available to the new one. */
   bool same = a == h->alloc;
-  if (same) pool_give(a, h->size);
+  if (same) pool_give(a, pool_cost(h->size));
   void *p = alloc_with(a, 1, size, false, 0);
   if (!p) {
-    if (same && a->pool_size != UNLIMITED) __atomic_fetch_add(&a->used, h->size, __ATOMIC_RELAXED);
+    if (same && a->pool_size != UNLIMITED)
+      __atomic_fetch_add(&a->used, pool_cost(h->size), __ATOMIC_RELAXED);
     return NULL; /* the old block stays valid */
   }
   memcpy(p, ptr, h->size < size ? h->size : size);

@@ -283,6 +283,9 @@ static __attribute__((noinline)) bool wait_release(tomp_thread_t *thr, tomp_team
       continue;
     }
     since_task++;
+    /* no task to run: the slots of those we ran (and any their own tasks took) go back
+     * before we look at the count or sleep */
+    tomp_task_settle(thr);
     if (all_done(team, ctr) && try_release(team, ctr)) return false;
     if (++spin < budget) {
       worker_busy(thr, worker_end, false);
@@ -325,6 +328,7 @@ static inline __attribute__((always_inline)) bool barrier_impl(tomp_thread_t *th
   if (ev) tomp_ev_barrier_(thr, kind, ompt_scope_begin, true, ra);
 
   bool cancelled = false;
+  tomp_task_settle(thr); /* the count is exact once every thread arrived (task.h) */
   if (nobody_to_wait_for(team)) goto out;
   uint32_t g = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
   uint32_t *ctr = counter_of(b, kind);

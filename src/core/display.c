@@ -1,8 +1,9 @@
 /* OMP_DISPLAY_ENV, and the affinity format (OMP_DISPLAY_AFFINITY, OMP_AFFINITY_FORMAT, and
  * for the routines of src/api/display.c: omp_display_affinity, omp_capture_affinity).
  *
- * Streams follow libgomp: the environment block and the automatic OMP_DISPLAY_AFFINITY
- * lines go to stderr, omp_display_affinity() to stdout.  Each is one write() so lines of
+ * Streams: the environment block goes to stderr; the affinity lines (OMP_DISPLAY_AFFINITY's
+ * and omp_display_affinity's) to stderr as libgomp writes them, or to stdout as libomp does
+ * when the process's OpenMP code is all clang's (abi.h).  Each line is one write() so lines of
  * different threads do not interleave. */
 #include <ctype.h>
 #include <stdarg.h>
@@ -11,9 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi.h"
 #include "affinity.h"
-
-const char tomp_default_affinity_format[] = "level %L thread %i affinity %A";
 
 /* ---- a growable string ----------------------------------------------------------------- */
 
@@ -25,7 +25,8 @@ typedef struct {
 static void str_putn(str_t *s, const char *x, size_t n) {
   if (s->n + n + 1 > s->cap) {
     size_t cap = s->cap ? s->cap : 256;
-    while (cap < s->n + n + 1) cap *= 2;
+    while (cap < s->n + n + 1)
+      cap *= 2;
     char *np = tomp_malloc(cap);
     if (s->p) memcpy(np, s->p, s->n);
     free(s->p);
@@ -37,7 +38,9 @@ static void str_putn(str_t *s, const char *x, size_t n) {
   s->p[s->n] = 0;
 }
 
-static void str_puts(str_t *s, const char *x) { str_putn(s, x, strlen(x)); }
+static void str_puts(str_t *s, const char *x) {
+  str_putn(s, x, strlen(x));
+}
 
 static void __attribute__((format(printf, 2, 3))) str_printf(str_t *s, const char *fmt, ...) {
   char buf[1024];
@@ -69,61 +72,90 @@ static void write_all(int fd, const char *p, size_t n) {
 
 /* ---- affinity format -------------------------------------------------------------------- */
 
+/* The initial affinity-format-var is implementation defined: libgomp's, or libomp's when the
+ * process's OpenMP code is all clang's (abi.h). */
+static const char gnu_default_format[] = "level %L thread %i affinity %A";
+static const char llvm_default_format[] = "OMP: pid %P tid %i thread %n bound to OS proc set {%A}";
+
+const char *tomp_affinity_format_default(void) {
+  return tomp_llvm_only() ? llvm_default_format : gnu_default_format;
+}
+
 static const struct {
   char c;
   const char *name;
-} fields[] = {{'t', "team_num"},      {'T', "num_teams"},        {'L', "nesting_level"},
-              {'n', "thread_num"},    {'N', "num_threads"},      {'a', "ancestor_tnum"},
-              {'H', "host"},          {'P', "process_id"},       {'i', "native_thread_id"},
+} fields[] = {{'t', "team_num"},       {'T', "num_teams"},   {'L', "nesting_level"},
+              {'n', "thread_num"},     {'N', "num_threads"}, {'a', "ancestor_tnum"},
+              {'H', "host"},           {'P', "process_id"},  {'i', "native_thread_id"},
               {'A', "thread_affinity"}};
 
-/* Parse one %-field at fmt (just after '%'): flags, width and field letter.  Returns the
- * field letter ('%' for "%%") or 0 if unknown, and advances *fmtp past it. */
-static char parse_field(const char **fmtp, bool *zero, bool *right, int *width) {
+/* One %-field: "%[[[0].] size ] type" (OMP_AFFINITY_FORMAT, OpenMP 5.1 sec. 6.14). */
+typedef struct {
+  char c;     /* the field's short name, '%' for "%%", 0 for a type the table lacks */
+  bool zero;  /* leading zeros */
+  bool right; /* right-justified */
+  int width;  /* minimum width, 0 for none */
+} field_t;
+
+/* Parse the %-field at *fmtp (just after its '%') and advance past it.  What the text leaves
+ * open follows the program's compiler (llvm: libomp's reading; else libgomp's, or tomp's where
+ * libgomp refuses the format):
+ * - a 0 without the dot: libomp ignores it (left-justified, spaces: "%05n" is "0    "); tomp
+ *   zero-fills and right-justifies ("00000"); libgomp 12 ends the program ("leading zero not
+ *   followed by dot");
+ * - an unknown type: libomp skips it (a short name, or a long name up to its closing brace)
+ *   and prints "undefined"; libgomp 12 ends the program when it formats one; for gcc
+ *   programs tomp refuses such a format (tomp_affinity_format_valid) and prints what it
+ *   cannot read as it is.
+ * A 0 on a field that is not a number (H, A) pads with spaces in both ("the result is
+ * unspecified"). */
+static field_t parse_field(const char **fmtp, bool llvm) {
   const char *f = *fmtp;
-  *zero = *right = false;
-  *width = 0;
+  field_t r = {0};
   if (*f == '%') {
     *fmtp = f + 1;
-    return '%';
+    r.c = '%';
+    return r;
   }
   if (*f == '0') {
-    *zero = *right = true;
+    r.zero = true;
     f++;
   }
   if (*f == '.') {
-    *right = true;
+    r.right = true;
     f++;
+  } else if (r.zero) {
+    r.right = !llvm;
+    r.zero = !llvm;
   }
   while (isdigit((unsigned char)*f)) {
-    if (*width < 100000) *width = *width * 10 + (*f - '0');
+    if (r.width < 100000) r.width = r.width * 10 + (*f - '0');
     f++;
   }
-  char c = 0;
   if (*f == '{') {
-    const char *e = strchr(f, '}');
-    if (e) {
+    const char *e = f + 1;
+    while (isalnum((unsigned char)*e) || *e == '_')
+      e++;
+    size_t len = (size_t)(e - f - 1);
+    if (*e == '}')
       for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (strlen(fields[i].name) == (size_t)(e - f - 1) &&
-            !strncmp(f + 1, fields[i].name, (size_t)(e - f - 1)))
-          c = fields[i].c;
-      if (c) f = e + 1;
-    }
+        if (strlen(fields[i].name) == len && !strncmp(f + 1, fields[i].name, len))
+          r.c = fields[i].c;
+    if (r.c || llvm) f = *e == '}' ? e + 1 : e;
   } else {
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-      if (*f == fields[i].c) c = *f;
-    if (c) f++;
+      if (*f == fields[i].c) r.c = *f;
+    if (r.c || (llvm && *f)) f++;
   }
   *fmtp = f;
-  return c;
+  return r;
 }
 
 bool tomp_affinity_format_valid(const char *fmt) {
+  if (tomp_llvm_only()) return true; /* libomp takes any format */
   for (const char *f = fmt; *f;) {
     if (*f++ != '%') continue;
-    bool z, r;
-    int w;
-    if (!parse_field(&f, &z, &r, &w)) return false;
+    if (!parse_field(&f, false).c) return false;
   }
   return true;
 }
@@ -133,7 +165,7 @@ static int ancestor_of_parent(tomp_thread_t *thr) {
   return tomp_ancestor_thread_num(thr, lvl - 1);
 }
 
-static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
+static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr, bool llvm) {
   static int warned;
   for (const char *f = fmt; *f;) {
     if (*f != '%') {
@@ -144,28 +176,50 @@ static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
       continue;
     }
     const char *start = f++;
-    bool zero, right;
-    int width;
-    char c = parse_field(&f, &zero, &right, &width);
+    field_t fd = parse_field(&f, llvm);
     char val[4096];
     tomp_team_t *team = thr->team;
     unsigned league_size = tomp_icv_of(thr)->league_size; /* 0 outside a teams region: 1 team */
-    switch (c) {
-    case '%': snprintf(val, sizeof val, "%%"); break;
-    case 't': snprintf(val, sizeof val, "%u", tomp_icv_of(thr)->league_num); break;
-    case 'T': snprintf(val, sizeof val, "%u", league_size ? league_size : 1); break;
-    case 'L': snprintf(val, sizeof val, "%u", team ? team->level : 0); break;
-    case 'n': snprintf(val, sizeof val, "%u", team ? thr->tid : 0); break;
-    case 'N': snprintf(val, sizeof val, "%u", team ? team->nthreads : 1); break;
-    case 'a': snprintf(val, sizeof val, "%d", ancestor_of_parent(thr)); break;
+    switch (fd.c) {
+    case '%':
+      snprintf(val, sizeof val, "%%");
+      break;
+    case 't':
+      snprintf(val, sizeof val, "%u", tomp_icv_of(thr)->league_num);
+      break;
+    case 'T':
+      snprintf(val, sizeof val, "%u", league_size ? league_size : 1);
+      break;
+    case 'L':
+      snprintf(val, sizeof val, "%u", team ? team->level : 0);
+      break;
+    case 'n':
+      snprintf(val, sizeof val, "%u", team ? thr->tid : 0);
+      break;
+    case 'N':
+      snprintf(val, sizeof val, "%u", team ? team->nthreads : 1);
+      break;
+    case 'a':
+      snprintf(val, sizeof val, "%d", ancestor_of_parent(thr));
+      break;
     case 'H':
       if (gethostname(val, sizeof val - 1)) snprintf(val, sizeof val, "unknown");
       val[sizeof val - 1] = 0;
       break;
-    case 'P': snprintf(val, sizeof val, "%ld", (long)getpid()); break;
-    case 'i': snprintf(val, sizeof val, "%ld", (long)gettid()); break;
-    case 'A': tomp_cpus_format_self(val, sizeof val); break;
+    case 'P':
+      snprintf(val, sizeof val, "%ld", (long)getpid());
+      break;
+    case 'i':
+      snprintf(val, sizeof val, "%ld", (long)gettid());
+      break;
+    case 'A':
+      tomp_cpus_format_self(val, sizeof val);
+      break;
     default:
+      if (llvm) {
+        str_puts(out, "undefined");
+        continue;
+      }
       if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
         tomp_warn("affinity format '%s' has an unknown field at '%.*s'; printed as is", fmt,
                   (int)(f - start + 1), start);
@@ -173,16 +227,19 @@ static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
       continue;
     }
     int len = (int)strlen(val);
-    if (c == '%' || width <= len) {
+    if (fd.c == '%' || fd.width <= len) {
       str_puts(out, val);
-    } else if (!right) {
+    } else if (!fd.right) {
       str_puts(out, val);
-      for (int i = len; i < width; i++) str_putn(out, " ", 1);
+      for (int i = len; i < fd.width; i++)
+        str_putn(out, " ", 1);
     } else {
       /* zero padding goes after a number's sign: -1 in 7 digits is -000001 */
       const char *v = val;
-      if (zero && *v == '-' && c != 'H' && c != 'A') str_putn(out, v++, 1);
-      for (int i = len; i < width; i++) str_putn(out, zero ? "0" : " ", 1);
+      bool zero = fd.zero && fd.c != 'H' && fd.c != 'A';
+      if (zero && *v == '-') str_putn(out, v++, 1);
+      for (int i = len; i < fd.width; i++)
+        str_putn(out, zero ? "0" : " ", 1);
       str_puts(out, v);
     }
   }
@@ -190,34 +247,119 @@ static void format_affinity(str_t *out, const char *fmt, tomp_thread_t *thr) {
 
 const char *tomp_affinity_format_current(void) {
   const char *f = __atomic_load_n(&tomp_g.affinity_format, __ATOMIC_ACQUIRE);
-  return f ? f : tomp_default_affinity_format;
+  return f ? f : tomp_affinity_format_default();
 }
 
-static uint64_t hash_str(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h;
+/* One line (a newline is added) on stdout, after what the program's stdio holds, or stderr. */
+static void show_line(str_t *s, bool to_stdout) {
+  str_putn(s, "\n", 1);
+  if (to_stdout) fflush(stdout);
+  write_all(to_stdout ? 1 : 2, s->p, s->n);
 }
 
-/* Hash of the last line shown for this thread: OMP_DISPLAY_AFFINITY shows a thread's line
- * when it first runs in a region and whenever what the format reports changes. */
-static __thread uint64_t last_shown;
+/* ---- OMP_DISPLAY_AFFINITY ----------------------------------------------------------------
+ * OpenMP 5.0/5.1 sec. 6.13, OMP_DISPLAY_AFFINITY: the information is displayed "for all OpenMP
+ * threads in the parallel region upon entering the first parallel region and when any change occurs
+ * in the information accessible by the format specifiers"; "If affinity of any thread in a parallel
+ * region changes then thread affinity information for all threads in that region is
+ * displayed."  What counts is the information, every field of the table, not the format: a
+ * new format alone shows nothing (as in libomp; LLVM's affinity_display.1.c checks it).  Each
+ * thread formats that information (INFO_FORMAT) as it enters a region and compares it with
+ * what it had when it last showed its line.  Threads enter one by one and none may wait for the
+ * others (a worker of a large team releases its part of the team only after it entered), so a
+ * region keeps, under its lock, the lines of the threads that found theirs unchanged; the
+ * first thread whose information changed shows those too, and every later one shows its own.
+ *
+ * Where the lines go is the implementation's choice: libgomp writes them to stderr, libomp to
+ * stdout (which LLVM's tests read), so clang programs get stdout (abi.h); omp_display_affinity
+ * likewise. */
+
+typedef struct {
+  pthread_mutex_t lock;
+  bool changed; /* some thread's line changed: every thread of the region shows its line */
+  unsigned cap; /* entries of held */
+  char **held;  /* by thread number: lines of threads that entered before a change was seen */
+} disp_t;
+
+#define INFO_FORMAT "%t %T %L %n %N %a %H %P %i %A" /* every field of the table */
+static __thread char *last_info; /* this thread's INFO_FORMAT when it last showed its line */
+
+void tomp_display_affinity_fork(tomp_team_t *team) {
+  disp_t *d = team->aff_disp;
+  if (!d) {
+    d = tomp_calloc(1, sizeof *d);
+    pthread_mutex_init(&d->lock, NULL);
+    team->aff_disp = d;
+  }
+  for (unsigned i = 0; i < d->cap; i++) { /* the last region's threads found no change */
+    free(d->held[i]);
+    d->held[i] = NULL;
+  }
+  if (d->cap < team->nthreads) {
+    free(d->held);
+    d->held = tomp_calloc(team->nthreads, sizeof *d->held);
+    d->cap = team->nthreads;
+  }
+  d->changed = false;
+}
+
+void tomp_display_affinity_free(tomp_team_t *team) {
+  disp_t *d = team->aff_disp;
+  if (!d) return;
+  for (unsigned i = 0; i < d->cap; i++)
+    free(d->held[i]);
+  free(d->held);
+  pthread_mutex_destroy(&d->lock);
+  free(d);
+  team->aff_disp = NULL;
+}
 
 void tomp_display_affinity_thread(tomp_thread_t *thr) {
+  bool llvm = tomp_llvm_only();
   str_t s = {0};
-  format_affinity(&s, tomp_affinity_format_current(), thr);
-  uint64_t h = hash_str(s.p ? s.p : "", s.n) | 1;
-  if (h != last_shown) {
-    last_shown = h;
-    str_putn(&s, "\n", 1);
-    write_all(2, s.p, s.n);
+  str_putn(&s, "", 0);
+  format_affinity(&s, tomp_affinity_format_current(), thr, llvm);
+  str_t info = {0};
+  format_affinity(&info, INFO_FORMAT, thr, llvm);
+  bool same = last_info && !strcmp(last_info, info.p);
+  if (same) {
+    free(info.p);
+  } else {
+    free(last_info);
+    last_info = info.p;
   }
-  free(s.p);
+  disp_t *d = thr->team ? thr->team->aff_disp : NULL;
+  if (!d) {
+    if (!same) show_line(&s, llvm);
+    free(s.p);
+    return;
+  }
+  pthread_mutex_lock(&d->lock);
+  if (!same && !d->changed) {
+    d->changed = true;
+    for (unsigned i = 0; i < d->cap; i++)
+      if (d->held[i]) {
+        str_t h = {.p = d->held[i], .n = strlen(d->held[i]), .cap = strlen(d->held[i]) + 1};
+        show_line(&h, llvm);
+        free(h.p);
+        d->held[i] = NULL;
+      }
+  }
+  if (!same || d->changed) {
+    show_line(&s, llvm);
+    free(s.p);
+  } else if (thr->tid < d->cap) {
+    d->held[thr->tid] = s.p; /* shown if another thread's line changes in this region */
+  } else {
+    free(s.p);
+  }
+  pthread_mutex_unlock(&d->lock);
 }
 
 size_t tomp_affinity_capture(char *buffer, size_t size, const char *format, tomp_thread_t *thr) {
   str_t s = {0};
-  format_affinity(&s, format && *format ? format : tomp_affinity_format_current(), thr);
+  format_affinity(&s, format && *format ? format : tomp_affinity_format_current(), thr,
+                  tomp_llvm_only());
   if (buffer && size) {
     size_t k = s.n < size - 1 ? s.n : size - 1;
     if (k) memcpy(buffer, s.p, k);
@@ -230,10 +372,9 @@ size_t tomp_affinity_capture(char *buffer, size_t size, const char *format, tomp
 
 void tomp_affinity_display(const char *format, tomp_thread_t *thr) {
   str_t s = {0};
-  format_affinity(&s, format && *format ? format : tomp_affinity_format_current(), thr);
-  str_putn(&s, "\n", 1);
-  fflush(stdout);
-  write_all(1, s.p, s.n);
+  bool llvm = tomp_llvm_only();
+  format_affinity(&s, format && *format ? format : tomp_affinity_format_current(), thr, llvm);
+  show_line(&s, llvm);
   free(s.p);
 }
 
@@ -241,12 +382,18 @@ void tomp_affinity_display(const char *format, tomp_thread_t *thr) {
 
 static const char *bind_name(unsigned b) {
   switch (b) {
-  case TOMP_BIND_FALSE: return "FALSE";
-  case TOMP_BIND_TRUE: return "TRUE";
-  case TOMP_BIND_PRIMARY: return "MASTER"; /* libgomp 12 still prints the 4.x name */
-  case TOMP_BIND_CLOSE: return "CLOSE";
-  case TOMP_BIND_SPREAD: return "SPREAD";
-  default: return "?";
+  case TOMP_BIND_FALSE:
+    return "FALSE";
+  case TOMP_BIND_TRUE:
+    return "TRUE";
+  case TOMP_BIND_PRIMARY:
+    return "MASTER"; /* libgomp 12 still prints the 4.x name */
+  case TOMP_BIND_CLOSE:
+    return "CLOSE";
+  case TOMP_BIND_SPREAD:
+    return "SPREAD";
+  default:
+    return "?";
   }
 }
 
@@ -267,7 +414,8 @@ void tomp_display_env_print(int verbose) {
     static const char *const kn[] = {"?", "STATIC", "DYNAMIC", "GUIDED", "AUTO"};
     str_printf(&s, "  OMP_SCHEDULE = '%s%s", mono ? "MONOTONIC:" : "", k <= 4 ? kn[k] : "?");
     int ch = icv->run_sched_chunk;
-    if ((k == TOMP_SCHED_STATIC && ch > 0) || ((k == TOMP_SCHED_DYNAMIC || k == TOMP_SCHED_GUIDED) && ch > 1) ||
+    if ((k == TOMP_SCHED_STATIC && ch > 0) ||
+        ((k == TOMP_SCHED_DYNAMIC || k == TOMP_SCHED_GUIDED) && ch > 1) ||
         (k == TOMP_SCHED_AUTO && ch > 1))
       str_printf(&s, ",%d", ch);
     str_puts(&s, "'\n");

@@ -365,7 +365,8 @@ static void env_affinity_format(void) {
   if (!v) return;
   if (!*v || !tomp_affinity_format_valid(v)) {
     tomp_warn("OMP_AFFINITY_FORMAT='%s' is %s; using the default ('%s')", v,
-              *v ? "not a valid format (unknown %-field)" : "empty", tomp_default_affinity_format);
+              *v ? "not a valid format (unknown %-field)" : "empty",
+              tomp_affinity_format_default());
     return;
   }
   free(tomp_g.affinity_format);
@@ -395,7 +396,7 @@ void tomp_env_init(void) {
   tomp_g.num_teams = 0;
   tomp_g.teams_thread_limit = 0;
   tomp_g.target_offload = TOMP_OFFLOAD_DEFAULT;
-  tomp_g.affinity_format = strdup(tomp_default_affinity_format);
+  tomp_g.affinity_format = strdup(tomp_affinity_format_default());
   if (!tomp_g.affinity_format) tomp_fatal("out of memory");
 
   int dyn = 0;

@@ -421,6 +421,9 @@ static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
   __atomic_store_n(&tt->nready, tt->nready + 1, __ATOMIC_SEQ_CST);
 }
 
+/* post()'s answer for a task its creator runs now (POST_FULL): no deque is this one. */
+#define POST_FULL (&dq_none)
+
 /* x is ready.  It goes to thr's own deque when thr is a thread of x's team and x has no
  * priority; on the release path (locked: a predecessor completed, or an event was
  * fulfilled) only when x descends from thr's current task or thr is in a barrier, so that
@@ -428,7 +431,16 @@ static void shared_put(tomp_team_tasks_t *tt, tomp_xtask_t *x) {
  * task (a waiting thread stops at the first task it may not start).  Otherwise x goes to
  * the shared list.  Then x's parent and taskgroup owner are poked: both are live, as the
  * creator's own task or, when locked, because x (which has dependences) cannot complete
- * before the lock is released.  Returns whether anything was queued for the barrier. */
+ * before the lock is released.  Returns whether anything was queued for the barrier.
+ *
+ * A task its creating thread (not locked) finds no room for in its full deque is not
+ * queued: POST_FULL, and the creator runs it now (post_created).  The shared list would
+ * take it under the team lock (and every thief after it, the list being looked at first),
+ * which is where one producer feeding 8 or more threads used to end up: 256 tasks already
+ * wait for the others, so running one is as good as queueing it, costs no lock and keeps
+ * the pending tasks (and their memory) bounded per producer, as libomp does when its
+ * deque is full.  x is a child of the creator's current task, so any thread may run it
+ * there, tied or not. */
 static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_t *x,
                           bool locked) {
   tomp_task_t *p = x->t.parent;
@@ -439,7 +451,10 @@ static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_
   if (tomp_likely(x->t.priority == 0 && thr && thr->team == x->t.team && thr->tid < tt->ndq) &&
       (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
     d = tt->dq[thr->tid];
-    if (!dq_push(d, x)) d = dq_make(tt, thr->tid, d, x);
+    if (!dq_push(d, x)) {
+      if (!locked && d != &dq_none) return POST_FULL;
+      d = dq_make(tt, thr->tid, d, x);
+    }
   }
   if (!d) {
     TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, locked ? 1 : 3); /* the lock and nready's store */
@@ -562,6 +577,55 @@ static void taskgroup_leave(tomp_team_t *team, tomp_taskgroup_t *tg) {
   tomp_mutex_unlock(&tt->lock);
 }
 
+/* The team's count of outstanding tasks (tt->ntasks) in slots a thread holds (task.h,
+ * "Credits").  Give back what thr holds: at a barrier, before it looks at the count. */
+void tomp_task_credits_return(tomp_thread_t *thr) {
+  uint32_t n = thr->task_cred;
+  tomp_team_t *team = thr->task_cred_team;
+  thr->task_cred = 0;
+  tomp_team_tasks_t *tt = team->tasks;
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+  if (__atomic_sub_fetch(&tt->ntasks, n, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
+}
+
+/* thr's slots are for team from now on (those it held for another team go back). */
+static inline void credits_for(tomp_thread_t *thr, tomp_team_t *team) {
+  if (tomp_unlikely(thr->task_cred_team != team)) {
+    if (thr->task_cred) tomp_task_credits_return(thr);
+    thr->task_cred_team = team;
+  }
+}
+
+/* A deferred task of team is created by thr: one slot of the count, from thr's own unless
+ * it has none (then TOMP_TASK_CREDITS at once).  The count covers the task before it is
+ * queued, as the barrier's sleepers need (barrier.c). */
+static inline void count_task(tomp_thread_t *thr, tomp_team_t *team, tomp_team_tasks_t *tt) {
+  if (tomp_unlikely(!thr || thr->team != team)) {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+    __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
+    return;
+  }
+  credits_for(thr, team);
+  if (tomp_unlikely(thr->task_cred == 0)) {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+    __atomic_add_fetch(&tt->ntasks, TOMP_TASK_CREDITS, __ATOMIC_SEQ_CST);
+    thr->task_cred = TOMP_TASK_CREDITS;
+  }
+  thr->task_cred--;
+}
+
+/* A task of team completed on self, a thread of team: its slot becomes self's.  Beyond
+ * twice the batch, one batch goes back: the count cannot reach zero there, since it still
+ * covers the slots self keeps. */
+static inline void uncount_task(tomp_thread_t *self, tomp_team_t *team, tomp_team_tasks_t *tt) {
+  credits_for(self, team);
+  if (tomp_unlikely(++self->task_cred > 2 * TOMP_TASK_CREDITS)) {
+    self->task_cred -= TOMP_TASK_CREDITS;
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+    __atomic_sub_fetch(&tt->ntasks, TOMP_TASK_CREDITS, __ATOMIC_SEQ_CST);
+  }
+}
+
 /* The task's body has finished and its event (if any) is fulfilled.  The parent stays
  * allocated until we drop our reference on it, so it can be woken without the lock; a
  * waiter publishes `waiting` before re-checking its condition and we change the condition
@@ -598,9 +662,10 @@ static void complete(tomp_xtask_t *x) {
     }
     return;
   }
-  /* the state (an exchange), the parent's children, the team's count, the reference */
+  /* the state (an exchange), the parent's children, the reference (the team's count only
+   * now and then: uncount_task) */
   TOMP_COUNT_ADD(TOMP_CNT_TASK, EPISODE, 1);
-  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 4 + (tg != NULL));
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 3 + (tg != NULL));
   __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
   if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
   if (tg) taskgroup_leave(team, tg);
@@ -612,12 +677,15 @@ static void complete(tomp_xtask_t *x) {
    * last use, and the join passes through the lock when the flag says so. */
   tomp_thread_t *self = tomp_self;
   bool foreign = !self || self->team != team;
-  if (tomp_unlikely(foreign)) {
-    __atomic_store_n(&tt->foreign, 1, __ATOMIC_SEQ_CST);
-    tomp_mutex_lock(&tt->lock);
+  if (tomp_likely(!foreign)) {
+    uncount_task(self, team, tt);
+    return;
   }
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+  __atomic_store_n(&tt->foreign, 1, __ATOMIC_SEQ_CST);
+  tomp_mutex_lock(&tt->lock);
   if (__atomic_sub_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST) == 0) tomp_barrier_tasks_done(team);
-  if (tomp_unlikely(foreign)) tomp_mutex_unlock(&tt->lock);
+  tomp_mutex_unlock(&tt->lock);
 }
 
 /* OMPT, detachable tasks: whether the body's end or omp_fulfill_event comes second decides
@@ -775,6 +843,24 @@ void tomp_task_fulfill(void *event) {
   if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) complete(x);
 }
 
+/* Its creator's deque was full (post): x runs now, as if pushed and popped at once. */
+static __attribute__((noinline, cold)) void run_full(tomp_thread_t *thr, tomp_team_tasks_t *tt,
+                                                     tomp_xtask_t *x) {
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1); /* the state's exchange in claim, as a pop's */
+  if (claim(tt, x, false)) run_task(thr, x);
+}
+
+/* A task created by thr in its current task, without dependences: queued, a sleeper woken
+ * if it needs one, or run now when thr's deque is full. */
+static inline void post_created(tomp_thread_t *thr, tomp_team_t *team, tomp_team_tasks_t *tt,
+                                tomp_xtask_t *x) {
+  tomp_deque_t *d = post(thr, tt, x, false);
+  if (tomp_unlikely(d == POST_FULL))
+    run_full(thr, tt, x);
+  else
+    post_wake(team, d);
+}
+
 bool tomp_task_run_queued(tomp_thread_t *thr, bool steal) {
   tomp_team_t *team = thr->team;
   tomp_team_tasks_t *tt = team ? team->tasks : NULL;
@@ -930,9 +1016,9 @@ void tomp_taskyield(tomp_thread_t *thr) {
 /* A deferred task x of p counts in p's children, its taskgroup and (explicit p) p's
  * references. */
 static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p, tomp_xtask_t *x) {
-  /* children, the team's count (the caller's), a reference and the taskgroup's if any */
+  /* children, a reference and the taskgroup's if any (the team's count: count_task) */
   TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW,
-                 2 + ((p->flags & TOMP_TASK_EXPLICIT) != 0) + (x->t.taskgroup != NULL));
+                 1 + ((p->flags & TOMP_TASK_EXPLICIT) != 0) + (x->t.taskgroup != NULL));
   __atomic_add_fetch(&p->children, 1, __ATOMIC_RELAXED);
   if (p->flags & TOMP_TASK_EXPLICIT) {
     __atomic_add_fetch(&tomp_xtask(p)->refs, 1, __ATOMIC_RELAXED);
@@ -989,8 +1075,8 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   count_deferred(p, x);
   tomp_team_tasks_t *tt = team->tasks;
   tomp_task_pinfo(p);
-  __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
-  post_wake(team, post(thr, tt, x, false));
+  count_task(thr, team, tt);
+  post_created(thr, team, tt, x);
 }
 
 /* Run at once when key's tasks are short (or to time one), as described in task.h. */
@@ -1115,9 +1201,9 @@ submit_deferred(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *p, tomp_xtas
                 const tomp_depend_t *deps, size_t ndeps) {
   tomp_team_tasks_t *tt = team->tasks;
   tomp_pinfo_t *pi = tomp_task_pinfo(p);
-  __atomic_add_fetch(&tt->ntasks, 1, __ATOMIC_SEQ_CST);
+  count_task(thr, team, tt);
   if (!ndeps) {
-    post_wake(team, post(thr, tt, x, false));
+    post_created(thr, team, tt, x);
     return;
   }
   tomp_mutex_lock(&tt->lock);
@@ -1172,7 +1258,7 @@ static void wait_event(tomp_xtask_t *x) {
  * Outside any team the encountering thread waits for the event (wait_event). */
 static void count_detached(tomp_team_t *team, tomp_task_t *p, tomp_xtask_t *x) {
   count_deferred(p, x);
-  __atomic_add_fetch(&((tomp_team_tasks_t *)team->tasks)->ntasks, 1, __ATOMIC_SEQ_CST);
+  count_task(tomp_self, team, team->tasks);
   x->hold = 0;
 }
 

@@ -156,7 +156,7 @@ typedef struct tomp_team_tasks {
   tomp_mutex_t lock;            /* shared list, dependences, taskgroup ends */
   uint32_t nready;              /* tasks in `ready`, readable without the lock */
   tomp_tlist_t ready;           /* the shared list */
-  uint32_t ntasks;              /* explicit deferred tasks not yet complete (the barrier's) */
+  uint32_t ntasks;              /* deferred tasks not complete + slots threads hold (below) */
   uint32_t foreign;             /* a thread outside the team completed a task (fulfill) */
   tomp_deque_t **dq __attribute__((aligned(TOMP_CACHELINE))); /* one per thread number */
   unsigned ndq;
@@ -169,10 +169,32 @@ uint32_t tomp_task_nready(tomp_team_t *team) TOMP_HIDDEN;
  * deques (else the shared list and the caller's own deque only). */
 bool tomp_task_run_queued(tomp_thread_t *thr, bool steal) TOMP_HIDDEN;
 
-/* Deferred tasks of the team not complete yet (the barrier waits for 0). */
+/* Deferred tasks of the team not complete yet, plus the slots its threads hold (the barrier
+ * waits for 0). */
 static inline uint32_t tomp_team_ntasks(tomp_team_t *team) {
   tomp_team_tasks_t *tt = team->tasks;
   return tt ? __atomic_load_n(&tt->ntasks, __ATOMIC_SEQ_CST) : 0;
+}
+
+/* Credits.  A barrier waits until the team's deferred tasks are complete, so the team counts
+ * them; but one shared word changed twice per task (creation, completion) moves its cache
+ * line between the threads at every task: with two threads each creating and waiting for
+ * its own tasks (a tool attached, so none runs at once) that was half of each task's time.
+ * So the count is kept in slots: a thread of the team takes TOMP_TASK_CREDITS at once when
+ * it has none left and uses one per task it creates; a task completed by a thread of its
+ * team gives its slot to that thread, which hands back a batch only when it holds more
+ * than two.  The count is thus never below the number of incomplete tasks (a task's slot
+ * is counted before the task is queued, as the barrier's sleepers need), and it equals it
+ * once every thread gave its slots back, which each does at a barrier before it looks at
+ * the count (tomp_task_settle): on arrival, and while waiting whenever it finds no task to
+ * run.  A thread holds slots only for a team it is in (its current team or, in a nested
+ * region, an enclosing one): it leaves a team only through the team's closing barrier.
+ * Slots for another team go back when the thread next counts a task elsewhere.  Threads
+ * outside the team (a fulfilled event) change the count directly, as before. */
+#define TOMP_TASK_CREDITS 8u
+void tomp_task_credits_return(tomp_thread_t *thr) TOMP_HIDDEN;
+static inline void tomp_task_settle(tomp_thread_t *thr) {
+  if (tomp_unlikely(thr->task_cred)) tomp_task_credits_return(thr);
 }
 
 static inline tomp_xtask_t *tomp_xtask(tomp_task_t *t) { return (tomp_xtask_t *)t; }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "count.h"
 #include "internal.h"
 
@@ -80,6 +81,7 @@ void tomp_team_free(tomp_team_t *t) {
   for (unsigned i = 1; i <= t->nreserved; i++) tomp_worker_put(t->threads[i]);
   tomp_team_ws_fini(t);
   tomp_barrier_fini(&t->bar);
+  tomp_display_affinity_free(t);
   free(t->threads);
   free(t->implicit);
   free(t);

@@ -106,6 +106,7 @@ typedef struct tomp_team {
   unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */
   uint32_t *cg_busy;            /* the contention group's counter (its initial task's cg_busy) */
   uint64_t coll_prid;           /* Collector API region id; 0 until a session needs one */
+  void *aff_disp;               /* OMP_DISPLAY_AFFINITY's state of the region (display.c) */
   /* Plain `single` constructs won so far (ws.c); the line every thread CASes, alone */
   unsigned long single_count __attribute__((aligned(TOMP_CACHELINE)));
 } tomp_team_t;

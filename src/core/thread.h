@@ -18,6 +18,9 @@ typedef struct tomp_thread {
   ompt_data_t thread_data;
   int ompt_type;                /* ompt_thread_initial / worker / other */
   const void *codeptr;          /* user return address captured at the current entry point */
+  /* task.c: slots of a team's count of outstanding tasks this thread holds (task.h) */
+  uint32_t task_cred;
+  tomp_team_t *task_cred_team;
   /* Pool: a worker sleeps on go until the master hands it a team */
   uint32_t go __attribute__((aligned(TOMP_CACHELINE)));
   /* 1 while this worker may still read its team's shared state (queues, barrier, implicit

@@ -8,8 +8,14 @@
  * regions 50-100 times slower than one that sleeps).  So (sync.h, tomp_spins):
  *
  * - tomp's threads fit the CPUs: the machine is busy when Linux's count of runnable threads
- *   (/proc/loadavg's fourth field, the sampling thread included) exceeds the machine's CPUs;
- *   then a wait sleeps at once instead of polling for 2 ms.
+ *   (/proc/loadavg's fourth field, the sampling thread included) exceeds the machine's CPUs
+ *   at two samples in a row (busy_score); then a wait sleeps at once instead of polling for
+ *   2 ms.  One sample is not trusted: while our threads poll on every CPU, any thread that
+ *   wakes elsewhere (a daemon, a shell, the kernel's workers) is runnable until the scheduler
+ *   gives it a CPU, so on an idle machine a lone sample is over the CPUs now and then; each
+ *   such verdict made every wait sleep until the next sample, which in sleeping mode comes
+ *   only after TOMP_BUSY_POLLS waits (a 2-thread barrier then costs a futex wake-up, ~4x
+ *   its polling cost).  A busy program is runnable at every sample and is seen 1 ms later.
  * - tomp's threads outnumber the CPUs: a poll yields, which hands the CPU to a partner of
  *   ours on an otherwise idle machine (far cheaper than a sleep and a wake-up).  A yield
  *   that keeps us off the CPU for TOMP_YIELD_SLOW_NS gave it to another program: then waits
@@ -47,6 +53,14 @@ __thread uint32_t tomp_wait_polls __attribute__((tls_model("initial-exec")));
 static uint64_t sampled_at; /* tomp_now_ns() of the last sample */
 static uint32_t sampling;   /* a thread is sampling */
 static int loadavg_fd = -1; /* opened on first use, kept (also across fork) */
+/* A saturating count of the samples (written by the sampling thread only): up for one over
+ * the CPUs, down for one at or below; busy from TOMP_BUSY_SCORE_ON.  So a lone busy sample
+ * does not make the machine busy, and once busy has been seen three times in a row a lone
+ * idle one (taken while our threads sleep, which the count then leaves out) does not end
+ * the verdict either. */
+#define TOMP_BUSY_SCORE_ON 2
+#define TOMP_BUSY_SCORE_MAX 3
+static uint32_t busy_score;
 
 /* The running count of /proc/loadavg ("0.52 0.58 0.59 3/123 4567": 3), or -1. */
 static long runnable_threads(void) {
@@ -82,7 +96,13 @@ void tomp_busy_sample(void) {
     if (r < 0) tomp_store_rlx(&tomp_busy_sampling, false); /* never busy, as before */
     static long cpus; /* the machine's, as the count is: not just those we may use */
     if (!cpus) cpus = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-    uint32_t busy = r > cpus;
+    uint32_t score = tomp_load_rlx(&busy_score);
+    if (r > cpus)
+      score += score < TOMP_BUSY_SCORE_MAX;
+    else
+      score -= score > 0;
+    tomp_store_rlx(&busy_score, score);
+    uint32_t busy = score >= TOMP_BUSY_SCORE_ON;
     if (tomp_load_rlx(&tomp_machine_busy) != busy) tomp_store_rlx(&tomp_machine_busy, busy);
     tomp_store_rlx(&sampled_at, tomp_now_ns());
   }

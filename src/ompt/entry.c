@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ompt.h"
+#include "abi.h"
 #include "affinity.h"
 #include "state_names.h"
 #include "task.h"
@@ -83,7 +84,7 @@ static const unsigned char clang_support[TOMP_OMPT_NSLOTS] = {
 
 ompt_set_result_t tomp_ompt_support(int event) {
   if (event < 1 || event >= TOMP_OMPT_NSLOTS) return ompt_set_error;
-  if (clang_support[event] && tomp_ompt_loaded_abis() == TOMP_OMPT_ABI_LLVM)
+  if (clang_support[event] && tomp_llvm_only())
     return (ompt_set_result_t)clang_support[event];
   return support[event] ? (ompt_set_result_t)support[event] : ompt_set_never;
 }

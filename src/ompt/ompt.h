@@ -123,11 +123,6 @@ ompt_interface_fn_t tomp_ompt_lookup(const char *name) TOMP_HIDDEN;
 bool tomp_ompt_active(void) TOMP_HIDDEN;
 ompt_set_result_t tomp_ompt_support(int event) TOMP_HIDDEN;
 
-/* The ABIs of the OpenMP code loaded now (abis.c, scanned once): objects built by gcc
- * (libgomp's version nodes) and by clang (libomp's `VERSION` node). */
-enum { TOMP_OMPT_ABI_GNU = 1, TOMP_OMPT_ABI_LLVM = 2, TOMP_OMPT_ABI_KNOWN = 4 };
-int tomp_ompt_loaded_abis(void) TOMP_HIDDEN;
-
 /* omp_control_tool's answer and the tool's control_tool callback (init.c) */
 int tomp_ompt_control_tool(int command, int modifier, void *arg, const void *ra,
                            void *fp) TOMP_HIDDEN;

@@ -2,7 +2,7 @@
  * from __kmpc_masked / __kmpc_master and their ends) and flush constructs (ompt_callback_flush
  * from __kmpc_flush), with their codeptr_ra in the program and the task and region they belong to;
  * and ompt_set_callback answering `always` for masked, flush, work and sync_region when only
- * clang-built OpenMP code is loaded (src/ompt/abis.c; a gcc-built program gets `sometimes`:
+ * clang-built OpenMP code is loaded (src/core/abi.c; a gcc-built program gets `sometimes`:
  * ompt_gcc_masked_flush).  FileCheck on a one-thread run, counts on two threads.
  *
  * ompt-compiler: clang

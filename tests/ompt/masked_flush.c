@@ -2,7 +2,7 @@
  * and flush (a fence), so a gcc-built program's masked and flush constructs reach no runtime.
  * ompt_set_callback answers `sometimes` for them, not `never`: code another compiler built
  * (clang's, which calls __kmpc_masked / __kmpc_flush) may be loaded into the same process and
- * runs on the same tomp (src/ompt/abis.c); and `sometimes_paired` for work and sync_region, as
+ * runs on the same tomp (src/core/abi.c); and `sometimes_paired` for work and sync_region, as
  * before.  No masked or flush event is seen.
  *
  * ompt-run:

@@ -13,6 +13,9 @@
  *   busy_wait active   (on one CPU, slow yields, OMP_WAIT_POLICY=active) it still yields
  *   busy_wait busy     (2+ CPUs, busy) short regions compute the right sums, and a wait for
  *                      a partner that is not running sleeps without yielding
+ *   busy_wait transient (2+ CPUs, BUSY_TRANSIENT: the first sample is busy, all later ones
+ *                      idle) one busy sample does not make the machine busy: waits for a
+ *                      partner that arrives within a moment poll instead of sleeping at once
  *
  * Thread 1 sleeps (nanosleep: not running) before the barrier while thread 0 waits there;
  * only thread 0's calls inside that one barrier are counted, so other threads' and other
@@ -27,7 +30,8 @@
 #include <time.h>
 
 static const char *loadavg;
-static unsigned long (*my_yields)(void), (*my_sleeps)(void);
+static unsigned long (*my_yields)(void), (*my_sleeps)(void), (*my_clocks)(void);
+static unsigned long last_clocks; /* thread 0's clock reads in the last yields_in_wait_us */
 static int failures;
 
 static void set_load(int running) {
@@ -38,28 +42,33 @@ static void set_load(int running) {
   }
 }
 
-static void sleep_ms(int ms) {
-  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+static void sleep_us(long us) {
+  struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
   while (nanosleep(&ts, &ts) != 0) {
   }
 }
 
 /* Thread 0's yields (and futex sleeps, *sleeps) inside one barrier that thread 1 reaches
- * after sleeping ms. */
-static unsigned long yields_in_wait(int ms, unsigned long *sleeps) {
+ * after sleeping us microseconds. */
+static unsigned long yields_in_wait_us(long us, unsigned long *sleeps) {
   unsigned long y = 0, z = 0;
 #pragma omp parallel num_threads(2)
   {
-    if (omp_get_thread_num() == 1) sleep_ms(ms);
-    unsigned long y0 = my_yields(), z0 = my_sleeps();
+    if (omp_get_thread_num() == 1) sleep_us(us);
+    unsigned long y0 = my_yields(), z0 = my_sleeps(), c0 = my_clocks();
 #pragma omp barrier
     if (omp_get_thread_num() == 0) {
       y = my_yields() - y0;
       z = my_sleeps() - z0;
+      last_clocks = my_clocks() - c0;
     }
   }
   if (sleeps) *sleeps = z;
   return y;
+}
+
+static unsigned long yields_in_wait(int ms, unsigned long *sleeps) {
+  return yields_in_wait_us(ms * 1000L, sleeps);
 }
 
 /* Let the runtime sample the file again: waits that poll, more than its period apart. */
@@ -94,7 +103,8 @@ int main(int argc, char **argv) {
   loadavg = getenv("BUSY_LOADAVG");
   my_yields = (unsigned long (*)(void))dlsym(RTLD_DEFAULT, "shim_my_yields");
   my_sleeps = (unsigned long (*)(void))dlsym(RTLD_DEFAULT, "shim_my_sleeps");
-  if (!loadavg || !my_yields || !my_sleeps) {
+  my_clocks = (unsigned long (*)(void))dlsym(RTLD_DEFAULT, "shim_my_clocks");
+  if (!loadavg || !my_yields || !my_sleeps || !my_clocks) {
     fprintf(stderr, "busy_wait: run me from busy_wait.sh (BUSY_LOADAVG and the shim)\n");
     return 1;
   }
@@ -130,8 +140,30 @@ int main(int argc, char **argv) {
     EXPECT(y == 0, "busy machine, 2 threads on 2+ CPUs: %lu yields in one wait", y);
     EXPECT(z >= 1, "busy machine: the wait for a partner 20 ms away never slept");
     check_regions();
+  } else if (strcmp(mode, "transient") == 0) {
+    /* The first wait polls long enough to take the first sample (busy) but not a second
+     * one (the period is 1 ms); then waits of 0.2 ms, fewer than the 64 that would make a
+     * sleeping thread sample again.  Before the busy score each of them slept at once,
+     * without a poll; now a wait polls first (and reads the clock every 64 polls), and
+     * sleeps only if its partner stays off a CPU for the whole 2 ms budget (other load). */
+    unsigned long (*reads)(void) =
+        (unsigned long (*)(void))dlsym(RTLD_DEFAULT, "shim_loadavg_reads");
+    yields_in_wait_us(500, NULL);
+    EXPECT(reads && reads() >= 1, "transient: the runtime never read the load");
+    unsigned long at_once = 0, slept = 0;
+    const int waits = 16;
+    for (int i = 0; i < waits; i++) {
+      yields_in_wait_us(200, &z);
+      slept += z != 0;
+      at_once += z != 0 && last_clocks == 0;
+    }
+    printf("transient: of %d short waits after one busy sample %lu slept, %lu of them at once\n",
+           waits, slept, at_once);
+    EXPECT(at_once == 0, "transient: one busy sample made %lu of %d waits sleep at once", at_once,
+           waits);
+    check_regions();
   } else {
-    fprintf(stderr, "usage: busy_wait oversub|slow|active|busy\n");
+    fprintf(stderr, "usage: busy_wait oversub|slow|active|busy|transient\n");
     return 64;
   }
   if (failures) return 1;

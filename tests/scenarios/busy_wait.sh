@@ -9,7 +9,10 @@
 # oversubscribed (taskset to one CPU), a wait for a partner that is not running yields, the
 # machine idle or busy; after slow yields it sleeps without yielding (before wait.c it
 # yielded 127 times: failed), and regions stay correct; OMP_WAIT_POLICY=active keeps
-# yielding; on 2+ CPUs and busy, a wait does not yield and short regions stay correct.
+# yielding; on 2+ CPUs and busy, a wait does not yield and short regions stay correct; on
+# 2+ CPUs one busy sample followed by idle ones does not make waits sleep at once (before
+# the busy score every wait after that one sample slept without polling: failed).  Which
+# waits polled is told by the clock: a polling wait reads it every 64 polls.
 set -u
 B=${TOMP_BUILD:?}
 W=${TEST_OUT:-/tmp}/busy_wait
@@ -27,10 +30,18 @@ gcc -O2 -Wall -Wextra -fPIC -shared -x c - -o "$W/shim.so" -ldl <<'C' || exit 1
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/futex.h>
-static __thread unsigned long yields, sleeps;
+static __thread unsigned long yields, sleeps, clocks;
 unsigned long shim_my_yields(void) { return yields; }
 unsigned long shim_my_sleeps(void) { return sleeps; }
+unsigned long shim_my_clocks(void) { return clocks; }
 #include <time.h>
+/* a wait that polls reads the clock every 64 polls (wait.c); one that sleeps at once never */
+int clock_gettime(clockid_t c, struct timespec *ts) {
+  static int (*real)(clockid_t, struct timespec *);
+  if (!real) real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+  clocks++;
+  return real(c, ts);
+}
 int sched_yield(void) {
   yields++;
   if (getenv("BUSY_SLOW_YIELD")) {
@@ -52,6 +63,7 @@ long syscall(long n, ...) {
   if (n == SYS_futex && (a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT) sleeps++;
   return real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
+static int loadavg_fd = -1;
 int open(const char *path, int flags, ...) {
   static int (*real)(const char *, int, ...);
   if (!real) real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
@@ -60,8 +72,37 @@ int open(const char *path, int flags, ...) {
   int mode = va_arg(ap, int);
   va_end(ap);
   const char *fake = getenv("BUSY_LOADAVG");
-  if (fake && strcmp(path, "/proc/loadavg") == 0) path = fake;
-  return real(path, flags, mode);
+  int is_loadavg = strcmp(path, "/proc/loadavg") == 0;
+  if (fake && is_loadavg) path = fake;
+  int fd = real(path, flags, mode);
+  if (is_loadavg) loadavg_fd = fd;
+  return fd;
+}
+/* BUSY_TRANSIENT: the first read of /proc/loadavg shows 1000 runnable threads (a moment
+ * when some other thread waited for a CPU), every later one 1 (idle) */
+static unsigned long loadavg_reads;
+unsigned long shim_loadavg_reads(void) { return __atomic_load_n(&loadavg_reads, __ATOMIC_RELAXED); }
+static ssize_t loadavg_pread(int fd, void *buf, size_t n, off_t off,
+                             ssize_t (*real)(int, void *, size_t, off_t)) {
+  if (fd < 0 || fd != loadavg_fd) return real(fd, buf, n, off);
+  unsigned long k = __atomic_fetch_add(&loadavg_reads, 1, __ATOMIC_RELAXED);
+  if (!getenv("BUSY_TRANSIENT")) return real(fd, buf, n, off);
+  const char *s = k == 0 ? "1.00 1.00 1.00 1000/500 12345\n" : "1.00 1.00 1.00 1/500 12345\n";
+  size_t len = strlen(s);
+  if (off != 0) return 0;
+  if (len > n) len = n;
+  memcpy(buf, s, len);
+  return (ssize_t)len;
+}
+ssize_t pread(int fd, void *buf, size_t n, off_t off) {
+  static ssize_t (*real)(int, void *, size_t, off_t);
+  if (!real) real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+  return loadavg_pread(fd, buf, n, off, real);
+}
+ssize_t pread64(int fd, void *buf, size_t n, off_t off) {
+  static ssize_t (*real)(int, void *, size_t, off_t);
+  if (!real) real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread64");
+  return loadavg_pread(fd, buf, n, off, real);
 }
 C
 rc=0
@@ -80,5 +121,10 @@ run() { # name, taskset CPUs or "", env..., then the mode
 run oversub 0 BUSY_FAST_YIELD=1
 run slow 0 BUSY_SLOW_YIELD=1
 run active 0 BUSY_SLOW_YIELD=1 OMP_WAIT_POLICY=active
-if [ "$(nproc)" -ge 2 ]; then run busy ""; else echo "busy: skipped (one CPU)"; fi
+if [ "$(nproc)" -ge 2 ]; then
+  run busy ""
+  run transient "" BUSY_TRANSIENT=1
+else
+  echo "busy, transient: skipped (one CPU)"
+fi
 exit $rc

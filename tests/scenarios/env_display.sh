@@ -2,7 +2,8 @@
 # OMP_DISPLAY_ENV / omp_display_env: the OpenMP 5.x block on stderr, the same keys in the
 # same order as libgomp, the same values for the settings both runtimes share, printed once
 # at start-up; verbose adds GOMP_* lines.  OMP_DISPLAY_AFFINITY prints one line per thread
-# in the affinity format when a thread first runs in a region and when its values change.
+# in the affinity format when a thread first runs in a region and, for all threads of a region,
+# when any thread's values change.
 set -u
 B=${TOMP_BUILD:-build}
 OUT=${TEST_OUT:-/tmp}

@@ -37,12 +37,6 @@ uint64_t tp_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t tp_cpu_ns(void) {
-  struct timespec ts;
-  if (!tp_g.cfg.cpu || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return TP_CPU_UNKNOWN;
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void write_all(const void *p, size_t n) {
   const char *c = p;
   while (n > 0 && fd >= 0) {
@@ -127,6 +121,7 @@ int tp_buf_open(const char *runtime) {
     fprintf(stderr, "tomp-prof: cannot create %s (%s); not recording\n", path, strerror(errno));
     return -1;
   }
+  sem_init(&wake, 0, 0); /* handlers may post before the writer thread runs */
   size_t cmdlen;
   char *cmd = slurp_proc("/proc/self/cmdline", &cmdlen);
   uint32_t size = pad8(sizeof(tp_header_t) + cmdlen);
@@ -311,16 +306,27 @@ static void *writer_main(void *arg) {
     }
     while (sem_timedwait(&wake, &ts) < 0 && errno == EINTR) {
     }
+    for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) tp_cpu_open_for(t);
     tp_buf_flush_full();
   }
   return NULL;
 }
 
-void tp_buf_start_writer(void) {
-  sem_init(&wake, 0, 0);
-  /* The writer must not be taken for an OpenMP thread, and must not get SIGPROF: it is a
-   * plain pthread created before any timer exists. */
+static void start_writer_once(void) {
+  /* A plain pthread of the tool (not an OpenMP thread), created with every signal blocked
+   * (timer and overflow signals go to their own threads anyway). */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
   writer_running = pthread_create(&writer, NULL, writer_main, NULL) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void tp_buf_wake_writer(void) { sem_post(&wake); }
+
+void tp_buf_start_writer(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  if (!atomic_load_explicit(&tp_g.stopped, memory_order_relaxed)) pthread_once(&once, start_writer_once);
 }
 
 /* ---- threads ---- */
@@ -364,6 +370,7 @@ void tp_sampler_quiesce(tp_thread_t *t) {
 void tp_thread_close(tp_thread_t *t) {
   tp_sampler_disarm(t);
   tp_counters_close(t); /* a thread's own handler is kept out by ctr_ok, others' by quiesce */
+  tp_cpu_stop(t);       /* likewise by sw_state */
   atomic_store(&t->in_write, 1); /* keeps our own handler (a signal still in flight) out */
   pthread_mutex_lock(&file_lock);
   if (!atomic_load(&t->closed)) {
@@ -390,7 +397,8 @@ static uint64_t quantile(const uint64_t *hist, uint64_t total, double q) {
 }
 
 static void print_stats(const tp_end_t *end, const uint64_t *hist, const uint64_t *cpu_hist,
-                        uint64_t ncpu, uint64_t lost_parked) {
+                        uint64_t ncpu, uint64_t lost_parked, uint64_t nswitch,
+                        uint64_t ndropped) {
   uint64_t n = end->samples, creates = atomic_load(&tp_g.creates);
   if (n)
     fprintf(stderr,
@@ -405,6 +413,13 @@ static void print_stats(const tp_end_t *end, const uint64_t *hist, const uint64_
             "delivery)\n",
             (unsigned long long)quantile(cpu_hist, ncpu, 0.5),
             (unsigned long long)quantile(cpu_hist, ncpu, 0.9));
+  if (tp_g.cfg.cpu)
+    fprintf(stderr,
+            "tomp-prof: CPU time per sample from context-switch records on %llu of %llu "
+            "threads (the others read the thread CPU clock: a system call per sample); %llu "
+            "of them went over to the clock (more than 4 switches per sample)\n",
+            (unsigned long long)nswitch, (unsigned long long)end->threads,
+            (unsigned long long)ndropped);
   if (end->lost)
     fprintf(stderr, "tomp-prof: %llu samples lost: %llu with no free chunk, %llu during a callback's write\n",
             (unsigned long long)end->lost, (unsigned long long)(end->lost - lost_parked),
@@ -432,10 +447,12 @@ void tp_buf_finish(void) {
   }
   tp_end_t end = {{TP_REC_END, sizeof end}, 0, 0, 0, 0, 0, 0, 0};
   static uint64_t hist[TP_HIST], cpu_hist[TP_HIST];
-  uint64_t lost_parked = 0, ncpu = 0;
+  uint64_t lost_parked = 0, ncpu = 0, nswitch = 0, ndropped = 0;
   for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) {
     tp_sampler_disarm(t);
     tp_sampler_quiesce(t);
+    nswitch += t->sw_used;
+    ndropped += t->sw_dropped;
     tp_thread_close(t);
     end.samples += t->samples + t->parked_samples;
     end.lost += t->lost;
@@ -447,7 +464,7 @@ void tp_buf_finish(void) {
     ncpu += t->cpu_samples;
     lost_parked += t->lost_parked;
   }
-  if (tp_g.cfg.stats) print_stats(&end, hist, cpu_hist, ncpu, lost_parked);
+  if (tp_g.cfg.stats) print_stats(&end, hist, cpu_hist, ncpu, lost_parked, nswitch, ndropped);
   tp_ctx_write_regions();
   size_t len;
   char *maps = slurp_proc("/proc/self/maps", &len);

@@ -1,9 +1,9 @@
 /* libtomp-prof.so internals: what each module of the recording tool promises the others.
  * The tool sees the runtime only through standard OMPT entry points (it runs on tomp and on
  * LLVM's libomp alike).  Code marked "signal-safe" may run inside the SIGPROF handler: it
- * takes no lock, allocates nothing and makes no system call other than clock_gettime (the
- * thread's CPU clock is a real system call, ~0.6 us on the development VM; CLOCK_MONOTONIC is
- * the vDSO) and sem_post. */
+ * takes no lock, allocates nothing and makes no system call other than clock_gettime
+ * (CLOCK_MONOTONIC through the vDSO; the thread's CPU clock, a real system call, only where the
+ * kernel gives no context-switch records: cputime.c) and sem_post. */
 #ifndef TP_REC_H
 #define TP_REC_H
 
@@ -24,6 +24,7 @@
   (sizeof(tp_sample_t) + TP_MAX_FRAMES * sizeof(tp_frame_t) + TP_MAX_COUNTERS * sizeof(uint64_t))
 #define TP_HIST 200
 #define TP_HIST_NS 50
+#define TP_PCMEMO 64
 
 /* ---- configuration and global switches (tool.c) ---- */
 typedef struct tp_config {
@@ -31,8 +32,13 @@ typedef struct tp_config {
   unsigned hz;
   int trace;
   int stats; /* TOMP_PROF_STATS=1: print the measured costs at the end */
-  int cpu;   /* TOMP_PROF_CPU (default 1): read the thread's CPU clock per sample */
+  int cpu;   /* TOMP_PROF_CPU: CPU time per sample (TP_CPU_SWITCHES, default), 0: none */
 } tp_config_t;
+
+enum { TP_CPU_SWITCHES = 1, TP_CPU_CLOCK = 2 }; /* tp_config_t.cpu: how (cputime.c) */
+/* tp_thread_t.sw_state: none; asked of the writer; being opened by it; the handler reads the
+ * records; stopped (the thread ended or went over to the clock) */
+enum { SW_NONE, SW_WANTED, SW_OPENING, SW_READY, SW_STOPPED };
 
 typedef struct tp_global {
   tp_config_t cfg;
@@ -88,7 +94,19 @@ typedef struct tp_thread {
   uint64_t samples, lost; /* written by the handler only */
   uint64_t lost_ns;         /* intervals of the lost samples */
   uint64_t last_ns;         /* the previous timer expiry (or arming): start of the next interval */
-  uint64_t last_cpu_ns;     /* the thread's CPU time then */
+  uint64_t last_cpu_ns;     /* the thread's CPU clock then (when it is read per sample) */
+  /* cputime.c: the ring buffer of this thread's context-switch records (NULL: none) */
+  void *sw_page;
+  size_t sw_len;
+  const char *sw_data;
+  uint64_t sw_mask, sw_tail;
+  uint64_t sw_out_ns;       /* switched out then, not yet back in (sw_out) */
+  int sw_out;
+  _Atomic int sw_state;     /* SW_*: who may touch the buffer */
+  int sw_fresh;             /* READY, but the handler has not started from the records yet */
+  int sw_used;              /* the records served this thread (TOMP_PROF_STATS) */
+  int sw_dropped;           /* ... until it switched too often: the clock serves it now */
+  uint32_t sw_win_samples, sw_win_switches; /* switches in the current window of samples */
   uint64_t lost_parked;     /* of lost: a parked sample was already waiting */
   uint64_t parked_samples;  /* parked samples appended later (callback side only) */
   uint64_t handler_ns;   /* time spent in the handler, for the cost report */
@@ -105,6 +123,7 @@ typedef struct tp_thread {
   uint64_t ctr_last[TP_MAX_COUNTERS]; /* the previous reading (scaled) */
   int overflow_fd;          /* sampling on a counter's overflow (-1: the timer samples) */
   uint64_t unwinds;      /* walks so far: every 64th is a reference walk (unwind.c) */
+  uint64_t pcmemo[TP_PCMEMO]; /* unwind.c: frame sizes of the pcs of its recent stacks */
   timer_t timer;
   _Atomic int timer_ok;
   /* barrier-wait accounting: the region whose waiting counter this thread raised */
@@ -138,10 +157,23 @@ TP_HIDDEN void tp_buf_flush_full(void);         /* write every thread's full chu
 TP_HIDDEN void tp_buf_write_direct(const void *rec, uint32_t size); /* straight to the file */
 TP_HIDDEN void tp_buf_finish(void);             /* close all threads, MAPS, REGION, END */
 TP_HIDDEN void tp_buf_forked_child(void);       /* drop everything without writing */
-TP_HIDDEN void tp_buf_start_writer(void);
+TP_HIDDEN void tp_buf_start_writer(void);       /* the first call starts it */
+TP_HIDDEN void tp_buf_wake_writer(void);        /* signal-safe */
 TP_HIDDEN uint64_t tp_now_ns(void);             /* signal-safe CLOCK_MONOTONIC */
-TP_HIDDEN uint64_t tp_cpu_ns(void);             /* signal-safe: the calling thread's CPU time,
-                                                   TP_CPU_UNKNOWN if unreadable */
+
+/* ---- the thread's CPU time per sample (cputime.c) ---- */
+/* Signal-safe: the calling thread's CPU clock (a system call), TP_CPU_UNKNOWN if unreadable
+ * or not asked for. */
+TP_HIDDEN uint64_t tp_cpu_ns(void);
+/* The calling thread's CPU time from now on (before its first sample): its clock, and its
+ * context-switch records asked of the writer thread. */
+TP_HIDDEN void tp_cpu_start(tp_thread_t *t);
+/* The writer thread: opens t's records if t asked for them. */
+TP_HIDDEN void tp_cpu_open_for(tp_thread_t *t);
+TP_HIDDEN void tp_cpu_stop(tp_thread_t *t);
+/* Signal-safe, on t's own thread: its CPU time over [from, now] (CLOCK_MONOTONIC; from = the
+ * end of the previous call's interval), TP_CPU_UNKNOWN if it cannot be known. */
+TP_HIDDEN uint64_t tp_cpu_take(tp_thread_t *t, uint64_t from, uint64_t now);
 
 /* ---- hardware and software counters (counters.c) ---- */
 /* Reads TOMP_PROF_COUNTERS ("cycles,instructions,...") and TOMP_PROF_SAMPLE_ON ("EVENT:N");

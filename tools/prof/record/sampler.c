@@ -7,7 +7,8 @@
  * The handler is async-signal-safe: OMPT inquiry functions (signal-safe by the spec's
  * design and in tomp and libomp), the libgcc unwinder (its tables are found lock-free through
  * _dl_find_object; warmed up before the first timer), and stores into the thread's own
- * preallocated chunk.  It never allocates, locks or does I/O. */
+ * preallocated chunk.  It never allocates, locks or does I/O.  The thread's CPU time comes
+ * from its context-switch records (cputime.c), so the handler makes no system call. */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -36,6 +37,13 @@ void tp_task_now(tp_taskinfo_t *ti) {
   if (!tp_g.get_task_info || tp_g.get_task_info(0, &tflags, &task, &frame, &ti->parallel, &thread_num) != 2)
     return;
   if (task) ti->context = task->value & ~TP_TASK_EXPLICIT;
+  /* An implicit task is current on its thread before its implicit_task callback has given
+   * it its region's context (a primary forking a region wakes its workers in between, and a
+   * worker starts in the runtime): its region, if the tool knows it, names that context. */
+  if (!ti->context && (tflags & ompt_task_implicit) && !(tflags & ompt_task_initial) && ti->parallel) {
+    const tp_region_t *r = ti->parallel->ptr;
+    if (r && atomic_load_explicit(&r->live, memory_order_acquire)) ti->context = r->context;
+  }
   if (frame) {
     ti->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
     ti->enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
@@ -106,26 +114,26 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
   tp_thread_t *t = tp_self;
   if (!t) goto out;
   atomic_store(&t->in_handler, 1);
+  /* TOMP_PROF_STATS: the handler's CPU time on one sample in 8 (two clock reads, outside the
+   * wall-clock measure below) */
+  uint64_t c0 = tp_g.cfg.stats && tp_g.cfg.cpu && !(t->samples & 7) ? tp_cpu_ns() : TP_CPU_UNKNOWN;
   /* Every expiry closes an interval (the time since the previous one): overruns and late
    * delivery make it longer than the period; the sample stands for all of it. */
   uint64_t t0 = tp_now_ns();
-  uint64_t interval = t0 - t->last_ns;
+  uint64_t from = t->last_ns, interval = t0 - from;
   t->last_ns = t0;
   int overflow = t->overflow_fd >= 0; /* sampled on a counter's overflow, not the timer */
   unsigned nc = tp_counters_n();
   uint64_t counters[TP_MAX_COUNTERS];
   if (atomic_load(&tp_g.stopped) || atomic_load_explicit(&t->closed, memory_order_relaxed))
     goto done;
+  /* the thread's CPU time over the interval (taken while paused too: paused time is not
+   * thread time of the recording, nor are its CPU time and events) */
+  uint64_t cpu = tp_cpu_take(t, from, t0);
   if (atomic_load_explicit(&tp_g.paused, memory_order_relaxed)) {
-    /* paused time is not thread time of the recording, nor are its CPU time and events */
-    if (overflow) t->last_cpu_ns = tp_cpu_ns();
     if (nc) tp_counters_read(t, counters);
     goto done;
   }
-  uint64_t cpu_now = tp_cpu_ns(), cpu = TP_CPU_UNKNOWN;
-  if (cpu_now != TP_CPU_UNKNOWN && t->last_cpu_ns != TP_CPU_UNKNOWN && cpu_now >= t->last_cpu_ns)
-    cpu = cpu_now - t->last_cpu_ns;
-  t->last_cpu_ns = cpu_now;
   /* on a counter's overflow the thread was running: the sample stands for its CPU time */
   if (overflow && cpu != TP_CPU_UNKNOWN) interval = cpu;
   if (nc) tp_counters_read(t, counters);
@@ -159,11 +167,10 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
   uint64_t d = tp_now_ns() - t0;
   t->handler_ns += d;
   t->cost_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1]++;
-  if (tp_g.cfg.stats && cpu_now != TP_CPU_UNKNOWN) {
-    /* the handler's CPU time: one more clock read, only when the costs are asked for */
+  if (c0 != TP_CPU_UNKNOWN) {
     uint64_t c1 = tp_cpu_ns();
-    if (c1 != TP_CPU_UNKNOWN && c1 >= cpu_now) {
-      uint64_t dc = c1 - cpu_now;
+    if (c1 != TP_CPU_UNKNOWN && c1 >= c0) {
+      uint64_t dc = c1 - c0;
       t->cpu_hist[dc / TP_HIST_NS < TP_HIST ? dc / TP_HIST_NS : TP_HIST - 1]++;
       t->cpu_samples++;
     }
@@ -189,8 +196,8 @@ void tp_sampler_arm(tp_thread_t *t) {
   if (!t || t->timer_ok || t->overflow_fd >= 0) return;
   tp_counters_open(t);
   if (tp_counters_sampling()) {
+    tp_cpu_start(t);
     t->last_ns = tp_now_ns();
-    t->last_cpu_ns = tp_cpu_ns();
     if (tp_counters_arm_overflow(t) == 0) return;
     /* this thread's counter could not be armed (the probe at start-up could): the timer */
   }
@@ -200,8 +207,8 @@ void tp_sampler_arm(tp_thread_t *t) {
   sev.sigev_signo = SIGPROF;
   sev._sigev_un._tid = (int)gettid();
   if (timer_create(CLOCK_MONOTONIC, &sev, &t->timer) != 0) return;
+  tp_cpu_start(t);
   t->last_ns = tp_now_ns();
-  t->last_cpu_ns = tp_cpu_ns();
   uint64_t period = 1000000000ull / tp_g.cfg.hz;
   /* stagger the first expiry so that the threads of a team are not all hit at once */
   uint64_t first = period + (period / 16) * (t->index % 16);

@@ -6,7 +6,8 @@
  *
  * Environment (set by `tomp-prof record`): TOMP_PROF_DIR (default "."), TOMP_PROF_HZ
  * (1..10000, default 200), TOMP_PROF_TRACE (0 or 1), TOMP_PROF_CPU (1, default: CPU time per
- * sample, one system call in the handler; 0: none), TOMP_PROF_COUNTERS and TOMP_PROF_SAMPLE_ON
+ * sample from context-switch records; clock: from the thread's CPU clock, a system call per
+ * sample; 0: none), TOMP_PROF_COUNTERS and TOMP_PROF_SAMPLE_ON
  * (counters.c); TOMP_PROF_STATS=1 prints the measured
  * costs (handler time per sample, task-creation time) on stderr at the end. */
 #include <errno.h>
@@ -44,19 +45,21 @@ static void read_config(void) {
     else
       tp_g.cfg.hz = (unsigned)hz;
   }
-  tp_g.cfg.cpu = 1;
+  tp_g.cfg.cpu = TP_CPU_SWITCHES;
   v = getenv("TOMP_PROF_CPU");
   if (v && *v) {
     if (!strcmp(v, "0"))
       tp_g.cfg.cpu = 0;
+    else if (!strcmp(v, "clock"))
+      tp_g.cfg.cpu = TP_CPU_CLOCK;
     else if (strcmp(v, "1"))
-      fprintf(stderr, "tomp-prof: TOMP_PROF_CPU='%s' is neither 0 nor 1; using 1\n", v);
+      fprintf(stderr, "tomp-prof: TOMP_PROF_CPU='%s' is not 1, clock or 0; using 1\n", v);
   }
   tp_counters_config();
   if (tp_counters_sampling() && !tp_g.cfg.cpu) {
     fprintf(stderr, "tomp-prof: TOMP_PROF_CPU=0 ignored: sampling on a counter weighs each sample "
                     "by the thread's CPU time\n");
-    tp_g.cfg.cpu = 1;
+    tp_g.cfg.cpu = TP_CPU_SWITCHES;
   }
   v = getenv("TOMP_PROF_STATS");
   tp_g.cfg.stats = v && !strcmp(v, "1");
@@ -77,6 +80,7 @@ static uint64_t ctx_of(const ompt_data_t *d) { return d ? d->value & ~TP_TASK_EX
 /* ---- threads ---- */
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
+  tp_buf_start_writer(); /* once */
   tp_thread_t *t = tp_self;
   if (!t) {
     if (!live()) return;
@@ -110,6 +114,7 @@ static void on_parallel_begin(ompt_data_t *enc_task, const ompt_frame_t *enc_fra
   (void)flags;
   tp_thread_t *t = tp_self;
   if (!t || !live()) return;
+  tp_buf_start_writer(); /* a runtime that reported no thread_begin for the initial thread */
   tp_region_t *r = tp_region_get(t);
   if (!r) return;
   r->context = tp_ctx_intern(t, TP_CTX_PARALLEL, ctx_of(enc_task), enc_frame, codeptr_ra, &r->ctx);
@@ -329,7 +334,10 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
   if (tp_g.cfg.trace) reg(set, ompt_callback_work, on_work);
   tp_unwind_warmup(); /* its first call may allocate: never let that happen in the handler */
   tp_sampler_install();
-  tp_buf_start_writer();
+  /* The writer thread starts at the first thread_begin (the initial thread's comes right
+   * after initialize), not here: tomp registers membarrier and rewrites its tool path after
+   * initialize returns, which costs an RCU grace period each (15 ms under load here) in a
+   * process that already has a second thread, and nothing in a single-threaded one. */
   pthread_atfork(NULL, NULL, forked_child);
   tp_thread_t *t = tp_thread_new(ompt_thread_initial);
   if (t) {

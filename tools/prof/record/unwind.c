@@ -18,6 +18,7 @@
  * frame below (the callee), i.e. the stack pointer of the frame being reported; the frame's
  * own CFA is the value reported for the next frame.  tp_frame_t.cfa is the frame's own CFA
  * (0 for the outermost frame, which has no next). */
+#include <string.h>
 #include <unwind.h>
 
 #include "rec.h"
@@ -150,13 +151,27 @@ static void learn_walk(const walk_t *w, uint64_t sp0) {
 
 /* ---- the fast walk: -1 when it cannot answer ---- */
 
+/* The thread's own small copy of the table's answers for the pcs of its recent stacks (the
+ * handler's walks only): consecutive samples of a thread mostly share their outer frames,
+ * and 64 words next to the thread's other data stay in a few cache lines and one page,
+ * where lookups in the 512 KiB table miss the caches and the TLB once per frame after other
+ * processes ran.  Emptied at each of the thread's reference walks, so an answer the table
+ * has since marked not cacheable is dropped within VERIFY_EVERY walks. */
+static uint32_t lookup_memo(tp_thread_t *t, uint64_t pc) {
+  uint64_t *m = &t->pcmemo[(pc ^ pc >> 7) % TP_PCMEMO];
+  if (*m >> 16 == pc) return (uint32_t)(*m & 0xffff);
+  uint32_t v = lookup(pc);
+  if (v != D_MISS && !(v & D_VAR) && !(pc >> 48)) *m = pc << 16 | v;
+  return v;
+}
+
 static int fast_walk(tp_frame_t *out, uint32_t max, uint64_t pc, uint64_t sp, uint64_t stop_cfa,
-                     const tp_thread_t *t, int *truncated) {
+                     tp_thread_t *t, int memo, int *truncated) {
   uint32_t n = 0;
   uint64_t stack_hi = t ? t->stack_hi : 0;
   if (!stack_hi || sp >= stack_hi || sp < t->stack_lo) return -1; /* e.g. on a sigaltstack */
   for (;;) {
-    uint32_t v = lookup(pc);
+    uint32_t v = memo ? lookup_memo(t, pc) : lookup(pc);
     if (v == D_MISS || (v & D_VAR)) return -1;
     if (n >= max) {
       *truncated = 1;
@@ -192,7 +207,7 @@ __attribute__((noinline)) uint32_t tp_unwind(tp_frame_t *out, uint32_t max, uint
     /* our own frame has a frame pointer: the caller's sp is our CFA */
     uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0) + 16;
     uint64_t pc = (uint64_t)(uintptr_t)__builtin_return_address(0);
-    int n = fast_walk(out, max, pc, sp, stop_cfa, t, &trunc);
+    int n = fast_walk(out, max, pc, sp, stop_cfa, t, 0, &trunc);
     if (n >= 0) {
       if (truncated) *truncated = trunc;
       return (uint32_t)n;
@@ -210,9 +225,10 @@ uint32_t tp_unwind_sig(tp_thread_t *t, tp_frame_t *out, uint32_t max, uint64_t p
   *exact = 1;
   *truncated = 0;
   if (t->unwinds++ % VERIFY_EVERY) {
-    int n = fast_walk(out, max, pc, sp, 0, t, truncated);
+    int n = fast_walk(out, max, pc, sp, 0, t, 1, truncated);
     if (n > 0) return (uint32_t)n;
   }
+  memset(t->pcmemo, 0, sizeof t->pcmemo);
   walk_t w = {.out = out, .max = max, .pc = pc};
   _Unwind_Backtrace(step, &w);
   *truncated = w.truncated;

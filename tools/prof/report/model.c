@@ -16,8 +16,36 @@ void *rep_alloc(size_t n) {
   return p;
 }
 
+/* TOMP_PROF_TEST_MOVE=1 (for tests): every growth of an array up to 64 Ki elements moves it
+ * to new memory and fills the old copy with 0xa5 bytes, kept allocated for the next 8 moves,
+ * so that code still reading through a pointer taken before a call that grew the array reads
+ * non-canonical pointers (and crashes) instead of what a realloc in place would leave. */
+static int test_move(void) {
+  static int on = -1;
+  if (on < 0) {
+    const char *v = getenv("TOMP_PROF_TEST_MOVE");
+    on = v && !strcmp(v, "1");
+  }
+  return on;
+}
+
+static void *move_poisoned(void *p, size_t *cap, size_t need, size_t elem) {
+  static void *quarantine[8];
+  static unsigned next;
+  void *q = rep_alloc(need * elem);
+  if (p) {
+    memcpy(q, p, *cap * elem);
+    memset(p, 0xa5, *cap * elem);
+    free(quarantine[next % 8]);
+    quarantine[next++ % 8] = p;
+  }
+  *cap = need;
+  return q;
+}
+
 void *rep_grow(void *p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return p;
+  if (need <= 65536 && test_move()) return move_poisoned(p, cap, need, elem);
   size_t n = *cap ? *cap : 16;
   while (n < need) n *= 2;
   void *q = realloc(p, n * elem);

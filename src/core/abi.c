@@ -1,7 +1,7 @@
-/* Which compilers' OpenMP code the process has loaded, for what ompt_set_callback answers
- * (entry.c).  gcc inlines some constructs that clang compiles to runtime calls (masked and
- * master, flush; see docs/ompt-support.md), so the runtime sees every such event only when no
- * gcc-built OpenMP code is loaded.
+/* Which compilers' OpenMP code the process has loaded (abi.h): for what ompt_set_callback
+ * answers (src/ompt/entry.c: gcc inlines some constructs that clang compiles to runtime calls,
+ * so the runtime sees every such event only when no gcc-built OpenMP code is loaded) and for
+ * the implementation-defined choices that follow the program's compiler (display.c).
  *
  * An object's version needs tell its compiler: gcc-built code binds to libgomp's version
  * nodes (GOMP_*, OMP_*), clang-built code to libomp's single node `VERSION` (LLVM's
@@ -14,7 +14,7 @@
 #include <link.h>
 #include <string.h>
 
-#include "ompt.h"
+#include "abi.h"
 
 /* An address from an object's dynamic section: glibc relocates some entries in place, not
  * others (and none in read-only dynamic sections): an unrelocated one is below the base. */
@@ -50,9 +50,9 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *arg) {
         const ElfW(Vernaux) *aux = (const ElfW(Vernaux) *)va;
         const char *name = str + aux->vna_name;
         if (!strncmp(name, "GOMP_", 5) || !strncmp(name, "OMP_", 4))
-          mine |= TOMP_OMPT_ABI_GNU;
+          mine |= TOMP_ABI_GNU;
         else if (!strcmp(name, "VERSION"))
-          mine |= TOMP_OMPT_ABI_LLVM;
+          mine |= TOMP_ABI_LLVM;
         if (!aux->vna_next) break;
         va += aux->vna_next;
       }
@@ -63,18 +63,20 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *arg) {
   if (!mine)
     for (const ElfW(Dyn) *d = dyn; d->d_tag != DT_NULL; d++)
       if (d->d_tag == DT_NEEDED && !strcmp(str + d->d_un.d_val, "libgomp.so.1"))
-        mine = TOMP_OMPT_ABI_GNU;
+        mine = TOMP_ABI_GNU;
   *abis |= mine;
   return 0;
 }
 
-int tomp_ompt_loaded_abis(void) {
-  static int known; /* TOMP_OMPT_ABI_* | TOMP_OMPT_ABI_KNOWN once scanned */
+enum { ABI_KNOWN = 4 };
+
+int tomp_loaded_abis(void) {
+  static int known; /* TOMP_ABI_* | ABI_KNOWN once scanned */
   int a = __atomic_load_n(&known, __ATOMIC_RELAXED);
   if (!a) {
-    a = TOMP_OMPT_ABI_KNOWN;
+    a = ABI_KNOWN;
     dl_iterate_phdr(scan_object, &a);
     __atomic_store_n(&known, a, __ATOMIC_RELAXED);
   }
-  return a & ~TOMP_OMPT_ABI_KNOWN;
+  return a & ~ABI_KNOWN;
 }
