@@ -80,6 +80,7 @@ TOMP_EXPORT void omp_set_schedule(omp_sched_t kind, int chunk) {
   tomp_icv_t *icv = tomp_icv();
   icv->run_sched = (int)kind;
   icv->run_sched_chunk = chunk;
+  icv->run_sched_initial = 0; /* code of either ABI now reads this value */
 }
 
 TOMP_EXPORT void omp_get_schedule(omp_sched_t *kind, int *chunk) {

@@ -146,6 +146,12 @@ static int env_num_threads(void) {
   return (int)n;
 }
 
+/* OMP_SCHEDULE sets the initial run-sched-var twice: as libgomp reads it, for gcc code
+ * (tomp_g.icv), and as libomp reads it, for clang code (tomp_g.run_sched_kmp).  They differ
+ * where the variable is unset (libgomp dynamic,1; libomp static), for static without a modifier
+ * (libgomp adds monotonic, libomp does not), and for libomp's own kinds static_steal and
+ * trapezoidal, which clang code gets and gcc code reads as libgomp would after refusing them
+ * (unset), without a message (the value is valid for one of the two). */
 static void env_schedule(void) {
   const char *v = getenv_set("OMP_SCHEDULE");
   if (!v) return;
@@ -160,8 +166,9 @@ static void env_schedule(void) {
     s = t + 1;
   }
   int kind = 0;
-  static const char *const kinds[] = {NULL, "static", "dynamic", "guided", "auto"};
-  for (int k = 1; k <= 4 && !kind; k++) {
+  static const char *const kinds[] = {NULL,     "static",      "dynamic",     "guided",
+                                      "auto",   "trapezoidal", "static_steal"};
+  for (int k = 1; k <= TOMP_SCHED_STATIC_STEAL && !kind; k++) {
     t = s;
     if (scan_word(&t, kinds[k])) {
       kind = k;
@@ -179,11 +186,14 @@ static void env_schedule(void) {
   if (ok) ok = at_end(s);
   if (!ok) {
     tomp_warn("OMP_SCHEDULE='%s' is not [monotonic:|nonmonotonic:]static|dynamic|guided|auto"
-              "[,positive chunk]; using the default (dynamic,1)",
+              "[,positive chunk] (or libomp's static_steal, trapezoidal); using the default",
               v);
     return;
   }
   if (!have_chunk) chunk = kind == TOMP_SCHED_STATIC ? 0 : 1;
+  tomp_g.run_sched_kmp = kind | (mod == 1 ? (int)TOMP_SCHED_MONOTONIC : 0);
+  tomp_g.run_sched_kmp_chunk = (int)chunk;
+  if (kind > TOMP_SCHED_AUTO) return; /* libomp's kinds: gcc code keeps the default */
   int sched = kind;
   /* static is monotonic whatever the modifier says (as in libgomp) */
   if (mod == 1 || kind == TOMP_SCHED_STATIC) sched |= (int)TOMP_SCHED_MONOTONIC;
@@ -379,8 +389,12 @@ void tomp_env_init(void) {
   tomp_g.icv.nthreads = tomp_num_procs;
   tomp_g.icv.thread_limit = ~0u >> 1;
   tomp_g.icv.max_active_levels = 1;
+  /* run-sched-var: libgomp's dynamic,1 for gcc code, libomp's static for clang code */
   tomp_g.icv.run_sched = TOMP_SCHED_DYNAMIC;
   tomp_g.icv.run_sched_chunk = 1;
+  tomp_g.icv.run_sched_initial = 1;
+  tomp_g.run_sched_kmp = TOMP_SCHED_STATIC;
+  tomp_g.run_sched_kmp_chunk = 0;
   tomp_g.icv.default_device = 0;
   tomp_g.icv.dyn = 0;
   tomp_g.icv.bind = TOMP_BIND_FALSE;

@@ -13,6 +13,10 @@ typedef enum {
   TOMP_SCHED_DYNAMIC = 2,
   TOMP_SCHED_GUIDED = 3,
   TOMP_SCHED_AUTO = 4,
+  /* libomp's own kinds, which OMP_SCHEDULE may name for clang code (tomp_g.run_sched_kmp
+   * only: gcc code never reads them) */
+  TOMP_SCHED_TRAPEZOIDAL = 5,
+  TOMP_SCHED_STATIC_STEAL = 6,
   TOMP_SCHED_MONOTONIC = 0x80000000u
 } tomp_sched_t;
 
@@ -36,6 +40,12 @@ typedef struct tomp_icv {
   unsigned char bind;       /* bind-var for the next level (tomp_bind_t) */
   unsigned char nthreads_lvl; /* index into the OMP_NUM_THREADS list already consumed */
   unsigned char bind_lvl;     /* index into the OMP_PROC_BIND list already consumed */
+  /* run-sched-var still holds its initial value (no omp_set_schedule in this data
+   * environment or its ancestors).  The initial value is the implementation's choice, and
+   * tomp makes the incumbent's for each ABI: run_sched/run_sched_chunk are what gcc code
+   * reads (libgomp's), tomp_g.run_sched_kmp/_chunk what clang code reads (libomp's);
+   * tomp_run_sched_kmp() picks.  docs/kmp-abi.md, "Schedules". */
+  unsigned char run_sched_initial;
   uintptr_t def_allocator;  /* def-allocator-var; 0: OMP_ALLOCATOR or omp_default_mem_alloc */
   unsigned league_num;      /* team number in the enclosing teams region (omp_get_team_num) */
   unsigned league_size;     /* teams in that region; 0 outside any teams region */
@@ -58,6 +68,8 @@ typedef struct tomp_global {
   int target_offload;       /* target-offload-var: TOMP_OFFLOAD_* */
   char *affinity_format;
   int debug;                /* debug-var: OMP_DEBUG=enabled (OMPD, src/ompd) */
+  int run_sched_kmp;        /* initial run-sched-var as libomp reads the environment */
+  int run_sched_kmp_chunk;
 } tomp_global_t;
 
 enum { TOMP_OFFLOAD_DEFAULT, TOMP_OFFLOAD_MANDATORY, TOMP_OFFLOAD_DISABLED };
@@ -65,6 +77,18 @@ enum { TOMP_OFFLOAD_DEFAULT, TOMP_OFFLOAD_MANDATORY, TOMP_OFFLOAD_DISABLED };
 #define TOMP_INVALID_DEVICE (-4)
 
 extern tomp_global_t tomp_g TOMP_HIDDEN;
+
+/* run-sched-var as clang code (LLVM's ABI) reads it: libomp's initial value while the ICV
+ * holds its initial one, else the value set. */
+static inline void tomp_run_sched_kmp(const tomp_icv_t *icv, int *kind, int *chunk) {
+  if (icv->run_sched_initial) {
+    *kind = tomp_g.run_sched_kmp;
+    *chunk = tomp_g.run_sched_kmp_chunk;
+  } else {
+    *kind = icv->run_sched;
+    *chunk = icv->run_sched_chunk;
+  }
+}
 
 
 #endif

@@ -14,6 +14,7 @@
  * dispatches with (runtime and auto resolved), sections are their own kind. */
 static int ompt_work_type(tomp_ws_t *d) {
   if (d->kind == TOMP_WS_SECTIONS) return ompt_work_sections;
+  if (d->ompt_work) return d->ompt_work;
   switch (d->sched) {
   case TOMP_WS_STATIC: return ompt_work_loop_static;
   case TOMP_WS_DYNAMIC: return ompt_work_loop_dynamic;
@@ -74,7 +75,7 @@ uint64_t tomp_trip_ull(bool up, unsigned long long start, unsigned long long end
  * schedule(runtime), run-sched-var has no monotonic modifier. */
 static bool set_schedule(tomp_thread_t *thr, tomp_ws_t *d, int sched, uint64_t chunk) {
   bool nonmonotonic = sched & TOMP_LOOP_NONMONOTONIC;
-  sched &= ~(int)(TOMP_SCHED_MONOTONIC | TOMP_LOOP_NONMONOTONIC);
+  sched &= ~(int)(TOMP_SCHED_MONOTONIC | TOMP_LOOP_NONMONOTONIC | TOMP_LOOP_GUIDED_SIMD);
   if (sched == 0) {
     tomp_icv_t *icv = &thr->task->icv;
     if (icv->run_sched & TOMP_SCHED_MONOTONIC) nonmonotonic = false;
@@ -177,6 +178,8 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
   d->step = a->step;
   d->endv = a->endv;
   bool nonmonotonic = set_schedule(thr, d, a->sched, a->chunk);
+  d->simd = (a->sched & TOMP_LOOP_GUIDED_SIMD) && d->sched == TOMP_WS_GUIDED;
+  d->ompt_work = a->ompt_work;
   d->ordered = a->ordered;
   /* A team of one takes a dynamic or chunked static loop in one chunk: the order is the
    * same (ordered regions included: a lone thread always has the turn), and the loop costs
@@ -194,8 +197,8 @@ static void loop_init(tomp_thread_t *thr, tomp_ws_t *d, const tomp_loop_args_t *
   if (d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_DYNAMIC && d->fast && !d->ordered &&
       !a->ndim && !tomp_g.cancellation)
     d->quick = nonmonotonic && own_ranges(d) ? TOMP_QUICK_OWN : TOMP_QUICK_SHARED;
-  else if (d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_GUIDED && !d->ordered && !a->ndim &&
-           !tomp_g.cancellation)
+  else if (d->kind == TOMP_WS_LOOP && d->sched == TOMP_WS_GUIDED && !d->simd && !d->ordered &&
+           !a->ndim && !tomp_g.cancellation)
     d->quick = TOMP_QUICK_GUIDED;
   if (a->ndim) {
     /* doacross progress is tracked per chunk, so chunks must have one size */
@@ -229,12 +232,17 @@ static bool grab(tomp_thread_t *thr, tomp_ws_t *d, tomp_ws_thr_t *t, uint64_t *l
     *hi = n - a > c ? a + c : n;
     return true;
   case TOMP_WS_GUIDED: {
-    uint64_t q, p = d->nthreads;
+    uint64_t q, p = d->nthreads, tail;
+    /* guided simd: below `tail` remaining iterations, chunks of c */
+    if (__builtin_mul_overflow(2 * p, c + 1, &tail)) tail = UINT64_MAX;
     a = __atomic_load_n(&d->next, __ATOMIC_RELAXED);
     do {
       if (a >= n) return false;
       uint64_t rem = n - a;
-      q = ceil_div(rem, p);
+      if (d->simd)
+        q = rem < tail ? c : ceil_div(rem / (2 * p), c) * c;
+      else
+        q = ceil_div(rem, p);
       if (q < c) q = c;
       if (q > rem) q = rem;
     } while (!__atomic_compare_exchange_n(&d->next, &a, a + q, true, __ATOMIC_RELAXED,

@@ -52,7 +52,9 @@ typedef struct tomp_ws {
   uint32_t nthreads;
   int kind;  /* TOMP_WS_LOOP / SECTIONS / SINGLE */
   int sched; /* TOMP_WS_STATIC / DYNAMIC / GUIDED */
+  int ompt_work; /* the OMPT work type reported, 0: the schedule's (tomp_loop_args_t) */
   bool ordered;
+  bool simd; /* guided: chunks are multiples of the chunk (TOMP_LOOP_GUIDED_SIMD) */
   bool fast; /* dynamic: fetch-add cannot overflow, no CAS loop needed */
   bool heap; /* a private descriptor outside the ring (orphaned, or a cancelled region) */
   bool compiled; /* tomp_ws_static_begin: the compiled code computes its own static share */
@@ -160,6 +162,12 @@ static inline void tomp_ws_static_end(tomp_thread_t *thr) {
  * or by default: the GOMP_*_nonmonotonic_dynamic entry points), or schedule(runtime) where
  * run-sched-var decides (GOMP_*_nonmonotonic_runtime and _maybe_nonmonotonic_runtime). */
 #define TOMP_LOOP_NONMONOTONIC 0x40000000
+/* A tomp_loop_args_t.sched bit for guided: every chunk but the last is a multiple of the
+ * chunk, and the chunks are half the remaining iterations per thread, then the chunk itself
+ * once fewer than 2 * threads * (chunk + 1) remain (libomp's guided simd, which clang code
+ * gets for schedule(simd:guided) and simd:runtime: the chunk is then the simd width times the
+ * chunk given). */
+#define TOMP_LOOP_GUIDED_SIMD 0x20000000
 
 typedef struct tomp_loop_args {
   uint64_t n;                /* trip count */
@@ -173,6 +181,8 @@ typedef struct tomp_loop_args {
   struct tomp_redset *reductions; /* task reductions of the construct (task.h), or NULL */
   void **mem;
   int kind; /* TOMP_WS_LOOP or TOMP_WS_SECTIONS */
+  int ompt_work; /* OMPT work type to report (ompt_work_loop_*), 0: the schedule's.  LLVM's
+                    doacross loops: the compiler's schedule, not the bookkeeping one */
 } tomp_loop_args_t;
 
 /* Trip counts (0 for empty loops).  A zero increment gets one message and no iterations. */

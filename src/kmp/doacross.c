@@ -7,7 +7,10 @@
  * schedule call (a static one computed in loop.c, or dispatch), so the construct is entered
  * with chunks of one outer iteration: whatever schedule then hands out the outer iterations,
  * each is run by one thread in lexicographic order of the inner ones.  A dispatch loop on a
- * doacross takes its chunks from this same construct (loop.c). */
+ * doacross takes its chunks from this same construct (loop.c).  The construct is entered by
+ * that init call, not here: OMPT's work-begin then names the compiler's schedule (libomp
+ * reports a doacross loop with schedule(static) as loop_static, not as the bookkeeping's
+ * dynamic). */
 #include "kmp.h"
 #include "ws.h"
 
@@ -25,17 +28,31 @@ TOMP_EXPORT void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32 nu
     x->ndim = 0;
     return;
   }
-  uint64_t counts[TOMP_KMP_DX_MAXDIM];
   x->ndim = (unsigned)num_dims;
   for (unsigned i = 0; i < x->ndim; i++) {
     x->lo[i] = dims[i].lo;
     x->st[i] = dims[i].st;
     /* kmp_dim's bounds are inclusive */
-    counts[i] = tomp_kmp_trip(true, (uint64_t)dims[i].lo, (uint64_t)dims[i].up, dims[i].st);
-    x->n[i] = counts[i];
+    x->n[i] = tomp_kmp_trip(true, (uint64_t)dims[i].lo, (uint64_t)dims[i].up, dims[i].st);
   }
   x->dispatch = false;
-  tomp_loop_doacross_start(thr, x->ndim, counts, TOMP_SCHED_DYNAMIC, 1, NULL, NULL, NULL, NULL);
+  x->entered = false;
+}
+
+void tomp_kmp_dx_enter(tomp_thread_t *thr, int wstype) {
+  tomp_kmp_dx_t *x = &tomp_kmp_dx;
+  if (x->entered) return;
+  x->entered = true;
+  tomp_loop_args_t a = {0};
+  a.n = x->n[0];
+  a.step = 1;
+  a.endv = a.n;
+  a.sched = TOMP_SCHED_DYNAMIC;
+  a.chunk = 1;
+  a.ndim = x->ndim;
+  a.dims = x->n;
+  a.ompt_work = wstype;
+  tomp_loop_start(thr, &a, NULL, NULL);
 }
 
 /* The logical iteration numbers of vec, or false if it lies outside the iteration space (a
@@ -57,7 +74,7 @@ TOMP_EXPORT void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_in
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   uint64_t v[TOMP_KMP_DX_MAXDIM];
-  if (tomp_kmp_dx.ndim && logical(&tomp_kmp_dx, vec, v)) tomp_doacross_wait(thr, v);
+  if (tomp_kmp_dx.entered && logical(&tomp_kmp_dx, vec, v)) tomp_doacross_wait(thr, v);
 }
 
 TOMP_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec) {
@@ -65,7 +82,7 @@ TOMP_EXPORT void __kmpc_doacross_post(ident_t *loc, kmp_int32 gtid, const kmp_in
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   uint64_t v[TOMP_KMP_DX_MAXDIM];
-  if (tomp_kmp_dx.ndim && logical(&tomp_kmp_dx, vec, v)) tomp_doacross_post(thr, v);
+  if (tomp_kmp_dx.entered && logical(&tomp_kmp_dx, vec, v)) tomp_doacross_post(thr, v);
 }
 
 TOMP_EXPORT void __kmpc_doacross_fini(ident_t *loc, kmp_int32 gtid) {
@@ -73,7 +90,9 @@ TOMP_EXPORT void __kmpc_doacross_fini(ident_t *loc, kmp_int32 gtid) {
   tomp_thread_t *thr = tomp_thread();
   TOMP_ENTRY(thr);
   if (!tomp_kmp_dx.ndim) return;
+  bool entered = tomp_kmp_dx.entered;
   tomp_kmp_dx.ndim = 0;
   tomp_kmp_dx.dispatch = false;
-  tomp_loop_end(thr, TOMP_END_NOWAIT);
+  tomp_kmp_dx.entered = false;
+  if (entered) tomp_loop_end(thr, TOMP_END_NOWAIT);
 }

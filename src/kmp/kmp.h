@@ -193,6 +193,11 @@ void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind) TOMP_EXP
 void __kmpc_serialized_parallel(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
 void __kmpc_end_serialized_parallel(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
 void __kmpc_barrier(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+kmp_int32 __kmpc_barrier_master(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_end_barrier_master(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+kmp_int32 __kmpc_barrier_master_nowait(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+void __kmpc_pop_num_threads(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
+int __kmpc_invoke_task_func(int gtid) TOMP_EXPORT;
 kmp_int32 __kmpc_bound_thread_num(ident_t *loc) TOMP_EXPORT;
 kmp_int32 __kmpc_bound_num_threads(ident_t *loc) TOMP_EXPORT;
 kmp_int32 __kmpc_global_num_threads(ident_t *loc) TOMP_EXPORT;
@@ -239,18 +244,54 @@ void __kmpc_end_sections(ident_t *loc, kmp_int32 gtid) TOMP_EXPORT;
  * for signed variants, zero-extended for unsigned ones); 0 for an empty loop or a zero st. */
 uint64_t tomp_kmp_trip(bool is_signed, uint64_t lb, uint64_t ub, int64_t st) TOMP_HIDDEN;
 
+/* collapse.c: one level of a collapsed loop nest (LLVM's bounds_info_t, kmp_collapse.h):
+ * types (loop_type of the bounds and step, loop_iv_type of the variable: 0..7 = u8 i8 u16 i16
+ * u32 i32 u64 i64), comparison (0 <=, 1 >=, 2 !=, 3 <, 4 >), the level lb1/ub1 multiply, then
+ * the bounds lb0 + lb1 * outer, ub0 + ub1 * outer and the step (32-bit values in the low
+ * half), and the level's trip count (rectangular nests). */
+typedef struct kmp_loop_bounds {
+  kmp_int32 loop_type;
+  kmp_int32 loop_iv_type;
+  kmp_int32 comparison;
+  kmp_int32 outer_iv;
+  kmp_uint64 lb0_u64, lb1_u64, ub0_u64, ub1_u64;
+  kmp_int64 step_64;
+  kmp_uint64 trip_count;
+} kmp_loop_bounds_t;
+kmp_uint64 __kmpc_process_loop_nest_rectang(ident_t *loc, kmp_int32 gtid, kmp_loop_bounds_t *nest,
+                                            kmp_int32 n) TOMP_EXPORT;
+void __kmpc_calc_original_ivs_rectang(ident_t *loc, kmp_uint64 new_iv,
+                                      const kmp_loop_bounds_t *nest, kmp_uint64 *ivs,
+                                      kmp_int32 n) TOMP_EXPORT;
+kmp_int32 __kmpc_for_collapsed_init(ident_t *loc, kmp_int32 gtid, kmp_loop_bounds_t *nest,
+                                    kmp_loop_bounds_t *chunk, kmp_int32 n,
+                                    kmp_int32 *plastiter) TOMP_EXPORT;
+
+/* schedule.c: run-sched-var as clang code reads it (libomp's initial value while the ICV
+ * holds its initial one): omp_get_schedule@VERSION, and schedule(runtime) /
+ * schedule(simd:runtime) (simd: the simd width, 0 for plain runtime) resolved into core's
+ * loop arguments over n iterations. */
+void tomp_kmp_get_schedule(int *kind, int *chunk) TOMP_EXPORT; /* omp_sched_t *kind */
+void tomp_kmp_get_schedule_(int32_t *kind, int32_t *chunk) TOMP_EXPORT;
+void tomp_kmp_runtime_sched(tomp_thread_t *thr, uint64_t n, uint64_t simd, int *sched,
+                            uint64_t *chunk, bool *nonmono) TOMP_HIDDEN;
+
 /* doacross.c: the calling thread's doacross loop between __kmpc_doacross_init and _fini
  * (ndim 0: none).  dispatch: the loop's __kmpc_dispatch_* calls take their chunks of outer
  * iterations from the doacross construct, at values dlb + i * dst. */
 #define TOMP_KMP_DX_MAXDIM 16
 typedef struct tomp_kmp_dx {
   unsigned ndim;
+  bool entered; /* the construct is entered (by the loop's init call: tomp_kmp_dx_enter) */
   bool dispatch;
   int64_t dlb, dst;
   int64_t lo[TOMP_KMP_DX_MAXDIM], st[TOMP_KMP_DX_MAXDIM];
   uint64_t n[TOMP_KMP_DX_MAXDIM];
 } tomp_kmp_dx_t;
 extern __thread tomp_kmp_dx_t tomp_kmp_dx __attribute__((tls_model("initial-exec"))) TOMP_HIDDEN;
+/* The loop's init call (static or dispatch) enters the doacross construct, reporting the
+ * loop's schedule as OMPT work type wstype (doacross_init cannot know it yet). */
+void tomp_kmp_dx_enter(tomp_thread_t *thr, int wstype) TOMP_HIDDEN;
 void __kmpc_doacross_init(ident_t *loc, kmp_int32 gtid, kmp_int32 num_dims,
                           const kmp_dim_t *dims) TOMP_EXPORT;
 void __kmpc_doacross_wait(ident_t *loc, kmp_int32 gtid, const kmp_int64 *vec) TOMP_EXPORT;

@@ -212,6 +212,7 @@ static void static_init(ident_t *loc, int schedtype, bool is_signed, kmp_int32 *
   *ub = o.ub;
   *st = o.st;
   if (plast) *plast = o.last;
+  if (tomp_unlikely(tomp_kmp_dx.ndim)) tomp_kmp_dx_enter(thr, ompt_work_loop_static);
   if (tomp_listening()) {
     int wstype = tomp_kmp_dx.ndim ? -1 : static_wstype(loc, sched);
     static_ev_begin(thr, wstype, n);
@@ -305,9 +306,13 @@ KMP_DIST_STATIC_INIT(8u, kmp_uint64, kmp_int64, false)
 
 /* ---- dispatch: dynamic, guided, runtime, auto and ordered schedules -------------------- */
 
-/* A kmp schedule code as core's loop arguments.  OpenMP 5.2 11.5.3: nonmonotonic is the
- * default for dynamic and guided without ordered; clang passes the modifier bits it decided. */
-static void dispatch_sched(kmp_int32 code, int64_t chunk, tomp_loop_args_t *a) {
+/* A kmp schedule code as core's loop arguments (a->n set).  OpenMP 5.2 11.5.3: nonmonotonic
+ * is the default for dynamic and guided without ordered; clang passes the modifier bits it
+ * decided.  Where the text leaves the choice to the implementation, clang code gets libomp's
+ * (docs/kmp-abi.md, "Schedules"): auto is guided; runtime reads run-sched-var as libomp does
+ * (schedule.c); simd:guided keeps chunks multiple of the simd width; and a team of one runs a
+ * guided loop as one static block (libomp's static greedy; OMPT sees loop_static). */
+static void dispatch_sched(tomp_thread_t *thr, kmp_int32 code, int64_t chunk, tomp_loop_args_t *a) {
   int s = KMP_SCH_WITHOUT_MODIFIERS(code);
   bool nonmono = (code & KMP_SCH_MODIFIER_NONMONOTONIC) != 0;
   if (s >= KMP_NM_OFFSET + KMP_SCH_STATIC_CHUNKED) s -= KMP_NM_OFFSET;
@@ -330,48 +335,70 @@ static void dispatch_sched(kmp_int32 code, int64_t chunk, tomp_loop_args_t *a) {
     sched = TOMP_SCHED_DYNAMIC;
     nonmono = true;
     break;
+  case KMP_SCH_GUIDED_SIMD: /* the chunk is the simd width (times the chunk given) */
+    sched = TOMP_SCHED_GUIDED | TOMP_LOOP_GUIDED_SIMD;
+    if (!c) c = 1;
+    break;
   case KMP_SCH_GUIDED_CHUNKED:
   case KMP_SCH_TRAPEZOIDAL:
   case KMP_SCH_GUIDED_ITERATIVE:
   case KMP_SCH_GUIDED_ANALYTICAL:
-  case KMP_SCH_GUIDED_SIMD:
+  case KMP_SCH_AUTO: /* libomp's choice for auto */
     sched = TOMP_SCHED_GUIDED;
+    if (!c) c = 1;
     break;
   case KMP_SCH_RUNTIME:
   case KMP_SCH_RUNTIME_SIMD:
-    sched = 0;
-    c = 0;
+    tomp_kmp_runtime_sched(thr, a->n, s == KMP_SCH_RUNTIME_SIMD && c ? c : 0, &sched, &c,
+                           &nonmono);
     break;
-  case KMP_SCH_AUTO:
-    sched = TOMP_SCHED_AUTO;
-    c = 0;
-    break;
-  case KMP_SCH_STATIC_BALANCED_CHUNKED:
+  case KMP_SCH_STATIC_BALANCED_CHUNKED: /* one block per thread rounded up to the width */
+    if (c) {
+      uint64_t p = thr->team ? thr->team->nthreads : 1, per = a->n / p + (a->n % p != 0);
+      sched = TOMP_SCHED_STATIC;
+      c = p > 1 ? (per / c + (per % c != 0)) * c : 0;
+      break;
+    }
+    /* fallthrough */
   default: /* static, greedy, balanced: one block per thread */
     sched = TOMP_SCHED_STATIC;
     c = 0;
     break;
   }
+  if ((sched & ~TOMP_LOOP_GUIDED_SIMD) == TOMP_SCHED_GUIDED && (!thr->team || thr->team->nthreads == 1)) {
+    sched = TOMP_SCHED_STATIC;
+    c = 0;
+  }
   a->sched = sched | (nonmono ? TOMP_LOOP_NONMONOTONIC : 0);
   a->chunk = c;
+}
+
+/* The OMPT work type of a loop with core schedule sched (a doacross loop's report). */
+static int sched_wstype(int sched) {
+  switch (sched & ~(TOMP_LOOP_GUIDED_SIMD | TOMP_LOOP_NONMONOTONIC)) {
+  case TOMP_SCHED_DYNAMIC: return ompt_work_loop_dynamic;
+  case TOMP_SCHED_GUIDED: return ompt_work_loop_guided;
+  default: return ompt_work_loop_static;
+  }
 }
 
 static void dispatch_init(kmp_int32 schedule, bool is_signed, uint64_t lb, uint64_t ub, int64_t st,
                           int64_t chunk) {
   tomp_thread_t *thr = tomp_thread();
   tomp_kmp_dx_t *x = &tomp_kmp_dx;
+  tomp_loop_args_t a = {0};
+  a.n = tomp_kmp_trip(is_signed, lb, ub, st);
+  dispatch_sched(thr, schedule, chunk, &a);
   if (x->ndim && !x->dispatch) { /* the loop of a doacross construct (doacross.c) */
     x->dispatch = true;
     x->dlb = (int64_t)lb;
     x->dst = st;
+    tomp_kmp_dx_enter(thr, sched_wstype(a.sched));
     return;
   }
-  tomp_loop_args_t a = {0};
-  a.n = tomp_kmp_trip(is_signed, lb, ub, st);
   a.base = lb;
   a.step = (uint64_t)st;
   a.endv = lb + a.n * (uint64_t)st;
-  dispatch_sched(schedule, chunk, &a);
   tomp_loop_start(thr, &a, NULL, NULL);
 }
 

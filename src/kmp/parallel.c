@@ -18,11 +18,18 @@ typedef struct kmp_region {
   void **argv;
 } kmp_region_t;
 
+/* The region whose microtask the calling thread runs (innermost), for
+ * __kmpc_invoke_task_func. */
+static __thread const kmp_region_t *cur_region __attribute__((tls_model("initial-exec")));
+
 static void region_body(void *data) {
   const kmp_region_t *r = data;
   tomp_thread_t *thr = tomp_self;
   kmp_int32 gtid = (kmp_int32)thr->gtid, btid = (kmp_int32)thr->tid;
+  const kmp_region_t *outer = cur_region;
+  cur_region = r;
   tomp_kmp_invoke(r->fn, &gtid, &btid, r->argc, r->argv, tomp_kmp_exit_slot(thr));
+  cur_region = outer;
 }
 /* a debugger shows the microtask, not region_body, as the region's function */
 TOMP_RUNNER(region_body, offsetof(kmp_region_t, fn));
@@ -111,6 +118,31 @@ TOMP_EXPORT void __kmpc_push_num_threads_list_strict(ident_t *loc, kmp_int32 gti
   __kmpc_push_num_threads_list(loc, gtid, list_length, num_threads_list);
 }
 
+/* libomp pops nothing here either: a pushed num_threads applies to the next region only and
+ * that region consumes it (LLVM's own comment: "automatically popped") */
+TOMP_EXPORT void __kmpc_pop_num_threads(ident_t *loc, kmp_int32 gtid) {
+  (void)loc, (void)gtid;
+}
+
+/* Runs the microtask of the region the calling thread is in, once more, on this thread, with
+ * the region's arguments (what a worker of libomp runs as its implicit task; LLVM exports it,
+ * no compiler calls it).  Returns 1, as libomp does; 0 with one message outside any region
+ * forked by __kmpc_fork_call (libomp has no microtask there either). */
+TOMP_EXPORT int __kmpc_invoke_task_func(int gtid) {
+  (void)gtid;
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  const kmp_region_t *r = cur_region;
+  if (!r) {
+    static int warned;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+      tomp_warn("__kmpc_invoke_task_func: the thread is in no clang parallel region; nothing run");
+    return 0;
+  }
+  region_body((void *)r);
+  return 1;
+}
+
 TOMP_EXPORT void __kmpc_push_proc_bind(ident_t *loc, kmp_int32 gtid, int proc_bind) {
   (void)loc, (void)gtid;
   /* LLVM's kmp_proc_bind_t: false, true, primary (master), close, spread share OpenMP's
@@ -183,6 +215,38 @@ TOMP_EXPORT void __kmpc_barrier(ident_t *loc, kmp_int32 gtid) {
   (void)gtid;
   TOMP_OBSERVED_PATH_THR(thr, barrier_observed, loc);
   if (thr->team) tomp_barrier_wait_quiet(thr, barrier_kind(loc), false);
+}
+
+/* The combined barrier and master of libomp's ABI (LLVM exports them; clang does not emit
+ * them).  __kmpc_barrier_master: every thread of the team arrives; the primary thread returns
+ * 1 and runs the master block while the others wait until its __kmpc_end_barrier_master
+ * (here a second barrier, which the others enter at once and the primary at its end), then
+ * return 0.  The _nowait form: after the barrier the primary returns 1, the others 0 at once,
+ * and no end call follows. */
+static bool is_primary(const tomp_thread_t *thr) {
+  return !thr->team || thr->tid == 0;
+}
+
+TOMP_EXPORT kmp_int32 __kmpc_barrier_master(ident_t *loc, kmp_int32 gtid) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  __kmpc_barrier(loc, gtid);
+  if (is_primary(thr)) return 1;
+  __kmpc_barrier(loc, gtid);
+  return 0;
+}
+
+TOMP_EXPORT void __kmpc_end_barrier_master(ident_t *loc, kmp_int32 gtid) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  __kmpc_barrier(loc, gtid);
+}
+
+TOMP_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t *loc, kmp_int32 gtid) {
+  tomp_thread_t *thr = tomp_thread();
+  TOMP_ENTRY(thr);
+  __kmpc_barrier(loc, gtid);
+  return is_primary(thr);
 }
 
 /* ---- thread numbers and team queries -------------------------------------------------- */
