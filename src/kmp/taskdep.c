@@ -4,7 +4,9 @@
  *
  * omp_all_memory comes as the flag 0x80 (address 0, no in/out bits from clang) or, as libomp
  * also takes it, as the address (intptr_t)-1, which no object has, with out or in|out: core's
- * all-memory kinds (src/core/taskdep.c), reported as out_all_memory unless in|out is set. */
+ * all-memory kind (src/core/taskdep.c).  Reported as out_all_memory whatever the in/out bits,
+ * as libomp 19 does (LLVM 19's ompt/tasks/omp_task_depend_all wants it for in|out on -1):
+ * tools are tested against libomp, and the ordering is the same. */
 #include <stdlib.h>
 
 #include "ktask.h"
@@ -14,9 +16,7 @@
 /* core's kind of a kmp_depend_info */
 static int dep_kind(const kmp_depend_info_t *dep) {
   uint8_t f = dep->flags;
-  if ((f & KMP_DEP_ALL) || dep->base_addr == (intptr_t)-1)
-    return (f & (KMP_DEP_IN | KMP_DEP_OUT)) == (KMP_DEP_IN | KMP_DEP_OUT) ? TOMP_DEP_INOUT_ALL
-                                                                          : TOMP_DEP_OUT_ALL;
+  if ((f & KMP_DEP_ALL) || dep->base_addr == (intptr_t)-1) return TOMP_DEP_OUT_ALL;
   if (f & KMP_DEP_MTX) return TOMP_DEP_MUTEXINOUTSET;
   if (f & KMP_DEP_SET) return TOMP_DEP_INOUTSET;
   if ((f & (KMP_DEP_IN | KMP_DEP_OUT)) == KMP_DEP_IN) return TOMP_DEP_IN;

@@ -1,8 +1,8 @@
 /* OMPT for omp_all_memory from clang code (LLVM's ABI, given to __kmpc_omp_task_with_deps and
  * __kmpc_omp_wait_deps directly: clang 14 cannot write it): the dependences callback reports
- * it as ompt_dependence_type_out_all_memory (the flag 0x80, and `out` on the address -1) or
- * inout_all_memory (in|out on the address -1), beside the task's other dependences, as libomp
- * does (LLVM 19's ompt/tasks/kmp_task_depend_all wants it); the edges run from every earlier
+ * it as ompt_dependence_type_out_all_memory (the flag 0x80, and out or in|out on the address
+ * -1), beside the task's other dependences, as libomp 19 does (LLVM 19's
+ * ompt/tasks/kmp_task_depend_all and omp_task_depend_all want it); the edges run from every earlier
  * unfinished task with dependences to the all-memory task, and from it to every later one.
  * FileCheck on a one-thread run, where the tasks with dependences wait for the taskwait; on
  * two threads every task still completes once.
