@@ -550,8 +550,16 @@ static tomp_xtask_t *take(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_task_t
   }
   for (unsigned i = 1; steal && i < n; i++) {
     unsigned v = self + i < n ? self + i : self + i - n;
-    x = dq_steal(tomp_load_acq(&tt->dq[v]), me);
-    if (x && claim(tt, x, false)) return x;
+    tomp_deque_t *d = tomp_load_acq(&tt->dq[v]);
+    x = dq_steal(d, me);
+    if (x && claim(tt, x, false)) {
+      /* A poster wakes a sleeper only for a deque it made non-empty (post_wake): the tasks
+       * queued behind the first would wait for their creator's next scheduling point while
+       * the woken thread runs that first one.  So a thief that leaves tasks behind passes
+       * the wake-up on (a load of the sleepers word when nobody sleeps). */
+      if (dq_size(d) != 0) tomp_barrier_tasks_posted(thr->team);
+      return x;
+    }
   }
   return NULL;
 }
