@@ -27,7 +27,8 @@
 #
 # Output: per LLVM version and compiler one line per test with both results, then the
 # summaries; lit's logs are in $CACHE/VERSION/run-RUNTIME-COMPILER/lit.log.  docs/testing.md
-# explains each difference.
+# explains each difference.  A run with a PATTERN keeps its results and logs apart
+# (COMPILER/RUNTIME.subset.txt, run-RUNTIME-COMPILER.subset/): the full run's stay whole.
 # Exit status: 0, or 2 on a set-up problem.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +39,7 @@ case ${1:-} in
 esac
 [ "$COMPILERS" = both ] && COMPILERS="gcc clang"
 PATTERN=${1:-}
+SUB=${PATTERN:+.subset} # a subset run's files: RUNTIME.subset.txt, run-*.subset/
 CACHE=${TOMP_LLVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tomp-llvm-ompt-tests}
 die() { echo "llvm-ompt-tests: $*" >&2; exit 2; }
 case "$CACHE/" in "$HERE"/*) die "the cache ($CACHE) must lie outside the repository";; esac
@@ -105,14 +107,14 @@ for v in ${LLVM_VERSIONS:-14 19}; do
     r=$CACHE/$v/$cc
     mkdir -p "$r"
     python3 "$HERE/tools/llvm-ompt-tests.py" --compiler=$cc "$v" "$tests" tomp "$HERE/build/lib" \
-      "$HERE/include" "$CACHE/$v/run-tomp-$cc" $PATTERN >"$r/tomp.txt" || die "lit failed on tomp"
+      "$HERE/include" "$CACHE/$v/run-tomp-$cc$SUB" $PATTERN >"$r/tomp$SUB.txt" || die "lit failed on tomp"
     python3 "$HERE/tools/llvm-ompt-tests.py" --compiler=$cc "$v" "$tests" libomp "$lib" "$inc" \
-      "$CACHE/$v/run-libomp-$cc" $PATTERN >"$r/libomp.txt" || die "lit failed on libomp"
+      "$CACHE/$v/run-libomp-$cc$SUB" $PATTERN >"$r/libomp$SUB.txt" || die "lit failed on libomp"
     echo "LLVM $v, $cc: tomp        libomp      test"
-    LC_ALL=C join -j 2 <(awk '!/^summary/ {print $1, $2}' "$r/tomp.txt" | LC_ALL=C sort -k2,2) \
-      <(awk '!/^summary/ {print $1, $2}' "$r/libomp.txt" | LC_ALL=C sort -k2,2) |
+    LC_ALL=C join -j 2 <(awk '!/^summary/ {print $1, $2}' "$r/tomp$SUB.txt" | LC_ALL=C sort -k2,2) \
+      <(awk '!/^summary/ {print $1, $2}' "$r/libomp$SUB.txt" | LC_ALL=C sort -k2,2) |
       awk '{printf "%-11s %-11s %s\n", $2, $3, $1}'
-    echo "LLVM $v, $cc, tomp:   $(grep '^summary' "$r/tomp.txt" | cut -d' ' -f2-)"
-    echo "LLVM $v, $cc, libomp: $(grep '^summary' "$r/libomp.txt" | cut -d' ' -f2-)"
+    echo "LLVM $v, $cc, tomp:   $(grep '^summary' "$r/tomp$SUB.txt" | cut -d' ' -f2-)"
+    echo "LLVM $v, $cc, libomp: $(grep '^summary' "$r/libomp$SUB.txt" | cut -d' ' -f2-)"
   done
 done

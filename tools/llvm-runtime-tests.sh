@@ -29,10 +29,13 @@
 # Output: one line per test with both results (lit's codes: PASS FAIL XFAIL XPASS UNSUPPORTED
 # TIMEOUT), both pass counts, then each test tomp fails with its last lines of output.  lit's
 # full logs: $CACHE/run-{tomp,libomp}/lit.log.  docs/kmp-abi.md explains each tomp failure.
+# A run with a PATTERN keeps its results and logs apart (NAME.subset.txt, run-NAME.subset/), so
+# the last full run's files, which RERUN_LIBOMP=0 reuses, stay whole.
 # Exit status: 0, or 2 on a set-up problem.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 PATTERN=${1:-}
+SUB=${PATTERN:+.subset} # a subset run's files: NAME.subset.txt, run-NAME.subset/
 CACHE=${TOMP_LLVM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tomp-llvm-runtime-tests}
 TIMEOUT=${LIT_TIMEOUT:-300}
 JOBS=${LIT_JOBS:-2}
@@ -85,7 +88,7 @@ TLIB=$(cd "${TOMP_LIBDIR:-$HERE/build/lib}" && pwd) || die "no directory ${TOMP_
 # run NAME [LIBDIR]: lit over every test directory but ompt/ into $CACHE/run-NAME; LIBDIR goes
 # first on the tests' LD_LIBRARY_PATH.  Prints "CODE test" lines into $CACHE/NAME.txt.
 run() {
-  local name=$1 pre=${2:-} out=$CACHE/run-$1 dirs=()
+  local name=$1 pre=${2:-} out=$CACHE/run-$1$SUB dirs=()
   rm -rf "$out"
   mkdir -p "$out"
   sed -e 's|@AUTO_GEN_COMMENT@|## Written by tools/llvm-runtime-tests.sh as CMake would for clang-14|' \
@@ -114,7 +117,7 @@ run() {
   [ -n "$PATTERN" ] && filter=(--filter "$(printf '%s' "$PATTERN" | sed 's/[].[^$*+?(){}|\\]/\\&/g')")
   (cd "$out" && nice $PY $LIT -v -j"$JOBS" --timeout="$TIMEOUT" "${filter[@]}" \
     -o "$out/results.json" "${dirs[@]}" >"$out/lit.log" 2>&1)
-  $PY - "$out/results.json" >"$CACHE/$name.txt" <<'EOF' || die "lit gave no results on $name (see $out/lit.log)"
+  $PY - "$out/results.json" >"$CACHE/$name$SUB.txt" <<'EOF' || die "lit gave no results on $name (see $out/lit.log)"
 import json, sys
 for t in sorted(json.load(open(sys.argv[1]))['tests'], key=lambda t: t['name']):
     print(t['code'], t['name'].split(' :: ', 1)[1])
@@ -137,19 +140,19 @@ fi
 run tomp "$TLIB"
 
 echo "tomp        libomp      test"
-LC_ALL=C join -1 2 -2 2 <(LC_ALL=C sort -k2,2 "$CACHE/tomp.txt") <(LC_ALL=C sort -k2,2 "$CACHE/libomp.txt") |
+LC_ALL=C join -1 2 -2 2 <(LC_ALL=C sort -k2,2 "$CACHE/tomp$SUB.txt") <(LC_ALL=C sort -k2,2 "$CACHE/libomp$SUB.txt") |
   awk '{printf "%-11s %-11s %s\n", $2, $3, $1}'
 count() { awk -v f="$1" '$1 == "PASS" || $1 == "XFAIL" {p++} $1 != "UNSUPPORTED" {n++}
-  END {printf "%d of %d pass (%s)\n", p, n, f}' "$CACHE/$1.txt"; }
+  END {printf "%d of %d pass (%s)\n", p, n, f}' "$CACHE/$1$SUB.txt"; }
 echo "tomp:   $(count tomp)"
 echo "libomp: $(count libomp)"
 echo "(a pass is PASS or XFAIL; UNSUPPORTED tests are not counted)"
 # Each tomp failure with the end of what lit logged for it.
-awk '$1 != "PASS" && $1 != "XFAIL" && $1 != "UNSUPPORTED" {print $2}' "$CACHE/tomp.txt" |
+awk '$1 != "PASS" && $1 != "XFAIL" && $1 != "UNSUPPORTED" {print $2}' "$CACHE/tomp$SUB.txt" |
   while read -r t; do
-    echo "---- tomp $(awk -v t="$t" '$2 == t {print $1}' "$CACHE/tomp.txt"): $t (libomp: $(awk -v t="$t" '$2 == t {print $1}' "$CACHE/libomp.txt"))"
+    echo "---- tomp $(awk -v t="$t" '$2 == t {print $1}' "$CACHE/tomp$SUB.txt"): $t (libomp: $(awk -v t="$t" '$2 == t {print $1}' "$CACHE/libomp$SUB.txt"))"
     awk -v t="libomp :: $t" 'index($0, "******************** TEST \x27" t "\x27") {on=1; next}
-      on && /^\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*$/ {exit} on' "$CACHE/run-tomp/lit.log" |
+      on && /^\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*$/ {exit} on' "$CACHE/run-tomp$SUB/lit.log" |
       grep -v '^$' | tail -6
   done
 exit 0
