@@ -229,9 +229,13 @@ build_bots() { # app [dir under omp-tasks]: the default (untied) version, manual
     -o "$BIN/bots-$1" "$s/common/bots_main.c" "$s/common/bots_common.c" "$s/omp-tasks/$dir"/*.c -lm
 }
 build_epcc() {
-  local s=$CACHE/src/epcc/openmpbench_C_v31
-  gcc -O2 -fopenmp -DOMPVER2 -DOMPVER3 -o "$BIN/epcc-$1" "$s/common.c" "$s/$1.c" -lm
+  local s=$CACHE/src/epcc/openmpbench_C_v31 extra=()
+  # as EPCC's Makefile (common_sched.o): schedbench's default delay is 15 us, not syncbench's 0.1
+  [ "$1" = schedbench ] && extra=(-DSCHEDBENCH) && touch "$BIN/epcc-schedbench.delay15"
+  gcc -O2 -fopenmp -DOMPVER2 -DOMPVER3 "${extra[@]}" -o "$BIN/epcc-$1" "$s/common.c" "$s/$1.c" -lm
 }
+# a schedbench built before it had -DSCHEDBENCH (0.1 us delays) is built again
+[ -e "$BIN/epcc-schedbench.delay15" ] || rm -f "$BIN/epcc-schedbench"
 build_lulesh() {
   local s=$CACHE/src/lulesh
   g++ -O2 -fopenmp -DUSE_MPI=0 -o "$BIN/lulesh" "$s"/lulesh.cc "$s"/lulesh-comm.cc \
