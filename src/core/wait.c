@@ -70,7 +70,7 @@ static uint32_t busy_score;
 
 /* The running count of /proc/loadavg ("0.52 0.58 0.59 3/123 4567": 3), or -1. */
 static long runnable_threads(void) {
-  int fd = tomp_load_rlx(&loadavg_fd);
+  int fd = tomp_load_acq(&loadavg_fd); /* the descriptor is published by the CAS below */
   if (fd < 0) { /* any waiter may come here first (tomp_wait_yield): one descriptor is kept */
     fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
