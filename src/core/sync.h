@@ -50,8 +50,13 @@ static inline void tomp_cpu_relax(void) {
 #endif
 }
 
+/* tomp's threads inside tomp_futex_wait: not runnable (wait.c counts them out of the runnable
+ * threads it may blame on another program) */
+extern uint32_t tomp_nthreads_sleeping;
 static inline void tomp_futex_wait(uint32_t *addr, uint32_t val) {
+  __atomic_add_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
   syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+  __atomic_sub_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
 }
 
 static inline void tomp_futex_wake(uint32_t *addr, int n) {
