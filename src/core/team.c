@@ -302,7 +302,10 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   /* the implicit tasks written here are read by their threads */
   TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WRITE,
                  n > 1 ? (n - 1) * ((sizeof(tomp_task_t) + TOMP_CACHELINE - 1) / TOMP_CACHELINE) : 0);
-  if (tomp_unlikely(n > TOMP_TREE_MIN))
+  /* A team whose workers sleep is released flat: its wake-up costs far more than N-1
+   * exchanges in a row, and one wake-up after them finds every sleeper with its part (the
+   * tree would wake them all at its first step, most of them before their part is there). */
+  if (tomp_unlikely(n > TOMP_TREE_MIN) && !tomp_worker_parked(team->threads[1]))
     fork_release_tree(team, n, fn, data);
   else if (n > 1)
     fork_hand_range(team, 1, n, fn, data);

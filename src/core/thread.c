@@ -386,6 +386,10 @@ bool tomp_worker_hand(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*
   return hand_wake(t, team, was);
 }
 
+bool tomp_worker_parked(tomp_thread_t *t) {
+  return tomp_load_rlx(&t->go) == GO_PARKED;
+}
+
 /* Hand worker t (idle) its part of team. */
 void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
                        void *data) {

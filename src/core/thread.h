@@ -126,6 +126,9 @@ void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (
  * them.  A worker asleep anywhere else is woken here. */
 bool tomp_worker_hand(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
                       void *data) TOMP_HIDDEN;
+/* Whether worker t sleeps on its team's park word (a look, no more: it may wake or park
+ * right after). */
+bool tomp_worker_parked(tomp_thread_t *t) TOMP_HIDDEN;
 /* Wake every worker asleep on park word `word`. */
 void tomp_park_wake(uint32_t *word) TOMP_HIDDEN;
 /* Wait until worker t no longer reads its previous team's shared state. */
