@@ -105,11 +105,30 @@ static void calibrate_spin(void) {
   tomp_spin_count = (unsigned long)(TOMP_SPIN_NS / best);
 }
 
+/* glibc's malloc serves a block of 128 KiB or more with an mmap of its own and gives the
+ * heap's top back to the system once 128 KiB of it are free; both thresholds rise when the
+ * program frees an mmapped block larger than the mmap threshold (mallopt(3): it becomes the
+ * block's size, the trim threshold twice that).  A program that allocates and frees a few
+ * temporaries just under 128 KiB per time step then faults their pages in again every step:
+ * LULESH -s 12 -i 100 took 14,386 page faults on tomp, about 20 ms of a 0.1 s run at one
+ * thread, against 475 on libomp 14, whose start-up happens to free a block of 1 MiB (strace:
+ * an mmap of 1,052,672 bytes and its munmap) and so raises both thresholds for the program.
+ * tomp does the same on purpose: one block of 1 MiB, mapped and unmapped, none of its pages
+ * touched but the header's.  A threshold the user set (mallopt, MALLOC_MMAP_THRESHOLD_,
+ * MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES) stops glibc's adjustment and stays as set. */
+static void malloc_thresholds(void) {
+#ifdef __GLIBC__
+  void *volatile block = malloc((size_t)1 << 20);
+  free(block);
+#endif
+}
+
 void tomp_init(void) {
   if (__atomic_exchange_n(&initialised, 1, __ATOMIC_ACQ_REL)) return;
   long np = sysconf(_SC_NPROCESSORS_ONLN);
   tomp_num_procs = np > 0 ? (unsigned)np : 1;
   calibrate_spin();
+  malloc_thresholds();
   tomp_affinity_init();
   tomp_env_init();
   tomp_thread_init_initial();
