@@ -679,14 +679,23 @@ static void complete(tomp_xtask_t *x) {
     }
     return;
   }
-  /* the state (an exchange), the parent's children, the reference (the team's count only
-   * now and then: uncount_task) */
+  /* The parent's children, and the reference unless it is the last one (the team's count
+   * only now and then: uncount_task).  Nobody waits for a deferred task's state: it says
+   * DONE for a debugger only, so a plain store will do.  x's own reference is its last
+   * when nobody else holds one (its children are gone, no fulfilment is reporting), and then
+   * nobody can take one any more (only x's body makes children): freed without an RMW. */
   TOMP_COUNT_ADD(TOMP_CNT_TASK, EPISODE, 1);
-  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 3 + (tg != NULL));
-  __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
+  tomp_store_rlx(&x->state, TOMP_XS_DONE);
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1 + (tg != NULL));
   if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
   if (tg) taskgroup_leave(team, tg);
-  xtask_unref(x); /* its reference on p goes when x is freed */
+  /* its reference on p goes when x is freed */
+  if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)) {
+    xtask_free(x);
+  } else {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+    xtask_unref(x);
+  }
   tomp_team_tasks_t *tt = team->tasks;
   /* A thread outside the team (omp_fulfill_event from anywhere) may still be in
    * tomp_barrier_tasks_done when the team has left the barrier and forks again; the join
