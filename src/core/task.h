@@ -324,6 +324,13 @@ static inline bool tomp_task_deps_met(tomp_thread_t *thr) {
 void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
                      size_t arg_align, unsigned flags, int priority,
                      void (*fill)(void *args, void *ctx), void *fill_ctx) TOMP_HIDDEN;
+/* The same with a tool listening (without fill): the task_create event, and a block set up
+ * as tomp_task_create would for everything a tool can read.  The tool path's common task
+ * (GOMP_task without dependences, event or copy function) skips the general path's full
+ * initialisation and its spec. */
+void tomp_task_defer_observed(tomp_thread_t *thr, void (*fn)(void *), void *data,
+                              size_t arg_size, size_t arg_align, unsigned flags,
+                              int priority) TOMP_HIDDEN;
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 /* No-tool copies of tomp_task_undeferred and tomp_taskwait: no OMPT event site at all.  For
  * entry points that took their TOMP_OBSERVED_PATH test (no tool, no Collector session). */

@@ -156,6 +156,13 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
       tomp_task_undeferred_quiet(thr, fn, data, sz, tf);
     return;
   }
+  if (observed && !cpyfn && !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH))) {
+    /* the tool path's common task, deferred (tomp_task_runs_at_once said no above) */
+    tomp_task_defer_observed(thr, fn, data, arg_size > 0 ? (size_t)arg_size : 0,
+                             arg_align > 0 ? (size_t)arg_align : 1, tf,
+                             (flags & GOMP_TASK_FLAG_PRIORITY) ? task_priority(priority) : 0);
+    return;
+  }
   create(thr, fn, data, cpyfn, arg_size, arg_align, tf, flags, depend, priority, detach);
 }
 
