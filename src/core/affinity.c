@@ -17,8 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "affinity.h"
+#include "env_kmp.h"
 
 tomp_place_t *tomp_places;
 int tomp_nplaces;
@@ -574,6 +576,14 @@ bool tomp_places_parse_cpus(const char *var, const char *value) {
 
 /* ---- Binding ------------------------------------------------------------------------------- */
 
+/* KMP_AFFINITY=verbose: libomp's line for each thread bound (the calling one) */
+static void verbose_bound(tomp_thread_t *thr) {
+  char ids[256];
+  tomp_cpus_format_self(ids, sizeof ids);
+  tomp_inform(254, "KMP_AFFINITY: pid %d tid %d thread %u bound to OS proc set %s", (int)getpid(),
+              (int)gettid(), thr->gtid, ids);
+}
+
 static bool bind_self(tomp_thread_t *thr, int place) {
   if (thr->place == place) return true;
   if (place < 0 || place >= tomp_nplaces) return false;
@@ -585,6 +595,7 @@ static bool bind_self(tomp_thread_t *thr, int place) {
     return false;
   }
   thr->place = place;
+  if (tomp_unlikely(tomp_affinity_verbose)) verbose_bound(thr);
   return true;
 }
 
@@ -592,6 +603,7 @@ void tomp_affinity_bind_initial(void) {
   if (tomp_nplaces <= 0) return;
   tomp_thread_t fake;
   fake.place = -1;
+  fake.gtid = 0;
   if (bind_self(&fake, 0)) initial_place = 0;
 }
 

@@ -62,6 +62,7 @@ static inline void tomp_futex_wake(uint32_t *addr, int n) {
  * reduced when threads outnumber processors or the machine is busy (spinning then only
  * steals the CPU the thread we wait for needs). */
 extern unsigned long tomp_spin_count;
+extern unsigned long tomp_spin_polls_per_ms; /* polls in a millisecond, measured at start-up */
 extern unsigned long tomp_spin_count_oversub;
 /* false with OMP_WAIT_POLICY=active: the oversubscribed budget stays whole (see below) */
 extern bool tomp_spin_oversub_scaled;
