@@ -165,6 +165,78 @@ static long group_key(int cpu, int lvl) {
   }
 }
 
+/* ---- KMP_HW_SUBSET ----------------------------------------------------------------------- */
+
+/* Position of CPU i's unit (key) among the units of its parent (same parent key), in the order
+ * of their first CPUs. */
+static int unit_rank(const long *key, const long *parent, int i) {
+  int f = i; /* the first CPU of i's unit */
+  for (int j = 0; j < i; j++)
+    if (parent[j] == parent[i] && key[j] == key[i]) {
+      f = j;
+      break;
+    }
+  int r = 0;
+  for (int j = 0; j < f; j++) {
+    if (parent[j] != parent[i]) continue;
+    bool first = true; /* j is the first CPU of its unit */
+    for (int k = 0; k < j && first; k++)
+      if (parent[k] == parent[j] && key[k] == key[j]) first = false;
+    r += first;
+  }
+  return r;
+}
+
+int tomp_affinity_subset(const int count[3], const int offset[3]) {
+  /* per CPU: its keys at the levels socket, core, hardware thread, and its parent's */
+  long *key[3], *parent[3];
+  for (int l = 0; l < 3; l++) {
+    key[l] = tomp_malloc(sizeof(long) * (size_t)navail);
+    parent[l] = tomp_malloc(sizeof(long) * (size_t)navail);
+  }
+  for (int i = 0; i < navail; i++) {
+    key[0][i] = group_key(avail[i], LVL_SOCKETS);
+    key[1][i] = group_key(avail[i], LVL_CORES);
+    key[2][i] = avail[i];
+    parent[0][i] = 0;
+    parent[1][i] = key[0][i];
+    parent[2][i] = key[1][i];
+  }
+  bool *keep = tomp_malloc(sizeof(bool) * (size_t)navail);
+  int units[3] = {0, 0, 0}, kept = 0;
+  for (int i = 0; i < navail; i++) {
+    keep[i] = true;
+    for (int l = 0; l < 3; l++) {
+      int r = unit_rank(key[l], parent[l], i);
+      if (r + 1 > units[l]) units[l] = r + 1;
+      if (r < offset[l] || (count[l] && r >= offset[l] + count[l])) keep[i] = false;
+    }
+    kept += keep[i];
+  }
+  int bad = -1; /* a level asked for more units than a parent has */
+  for (int l = 0; l < 3; l++)
+    if (offset[l] + count[l] > units[l]) bad = l;
+  if (bad < 0 && kept > 0) {
+    int k = 0;
+    CPU_ZERO_S(mask_size, proc_mask);
+    for (int i = 0; i < navail; i++)
+      if (keep[i]) {
+        avail[k++] = avail[i];
+        CPU_SET_S(avail[i], mask_size, proc_mask);
+      }
+    navail = k;
+    tomp_num_procs = (unsigned)navail;
+    /* the initial thread, and every thread it starts, runs on the subset */
+    sched_setaffinity(0, mask_size, proc_mask);
+  }
+  for (int l = 0; l < 3; l++) {
+    free(key[l]);
+    free(parent[l]);
+  }
+  free(keep);
+  return bad >= 0 ? bad : kept > 0 ? -1 : 3;
+}
+
 /* ---- Building the place list -------------------------------------------------------------- */
 
 typedef struct {

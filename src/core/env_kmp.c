@@ -414,6 +414,80 @@ const char *tomp_env_kmp_affinity_shown(void) {
   return buf;
 }
 
+/* ---- KMP_HW_SUBSET ------------------------------------------------------------------------ */
+
+/* Items N<unit>[@offset], separated by ',' or 'x', in any order: units s, socket(s),
+ * package(s); c, core(s); t, thread(s) (any case).  libomp's other levels (NUMA nodes, dies,
+ * tiles, caches) and core attributes (":intel_core") are refused with one message. */
+static void env_hw_subset(void) {
+  const char *v = getenv("KMP_HW_SUBSET");
+  if (!v) return;
+  static const char *const names[3][4] = {{"s", "socket", "sockets", "package"},
+                                          {"c", "core", "cores", NULL},
+                                          {"t", "thread", "threads", NULL}};
+  static const char *const shown[3] = {"sockets than the machine has", "cores than a socket has",
+                                       "threads than a core has"};
+  int count[3] = {0, 0, 0}, offset[3] = {0, 0, 0};
+  bool seen[3] = {false, false, false};
+  const char *s = v;
+  for (;;) {
+    unsigned long n, off = 0;
+    if (!tomp_env_scan_ulong(&s, INT_MAX, &n) || n == 0) goto invalid;
+    const char *w = s;
+    while (isalpha((unsigned char)*s))
+      s++;
+    size_t wn = (size_t)(s - w);
+    int level = -1;
+    for (int pass = 0; pass < 2 && level < 0; pass++) {
+      for (int l = 0; l < 3 && level < 0; l++)
+        for (int k = 0; k < 4 && level < 0; k++)
+          if (names[l][k] && tok_is(w, wn, names[l][k])) level = l;
+      /* "1sx2c": the x is a separator */
+      if (level < 0 && pass == 0 && wn > 1 && tolower((unsigned char)w[wn - 1]) == 'x') {
+        wn--;
+        s--;
+      } else
+        break;
+    }
+    if (level < 0) {
+      if (!wn) goto invalid;
+      while (isalnum((unsigned char)*s) || *s == '_')
+        s++; /* "L2", "numa_domain" */
+      kwarn(286,
+            "KMP_HW_SUBSET='%s': tomp supports sockets, cores and threads, not '%.*s'; "
+            "ignored",
+            v, (int)(s - w), w);
+      return;
+    }
+    if (*s == '@' && (s++, !tomp_env_scan_ulong(&s, INT_MAX, &off))) goto invalid;
+    if (*s == ':') {
+      kwarn(286, "KMP_HW_SUBSET='%s': tomp does not support core attributes (':'); ignored", v);
+      return;
+    }
+    if (seen[level]) goto invalid;
+    seen[level] = true;
+    count[level] = (int)n;
+    offset[level] = (int)off;
+    while (isspace((unsigned char)*s))
+      s++;
+    if (!*s) break;
+    if (*s != ',' && *s != 'x' && *s != 'X') goto invalid;
+    s++;
+  }
+  int r = tomp_affinity_subset(count, offset);
+  if (r >= 0) {
+    kwarn(285, "KMP_HW_SUBSET='%s' ignored: %s%s", v, r < 3 ? "more " : "no CPU would remain",
+          r < 3 ? shown[r] : "");
+    return;
+  }
+  /* nthreads-var's default follows the processors left */
+  tomp_g.icv.nthreads = tomp_num_procs;
+  tomp_g.nthreads_list[0] = tomp_num_procs;
+  return;
+invalid:
+  kwarn(247, "KMP_HW_SUBSET='%s' is not a list of N<unit>[@offset] (units s, c, t); ignored", v);
+}
+
 /* ---- start-up ---------------------------------------------------------------------------- */
 
 void tomp_env_kmp_early(void) {
@@ -435,6 +509,7 @@ void tomp_env_kmp_early(void) {
   env_kmp_bool("KMP_SETTINGS", &settings);
   library_given = getenv("KMP_LIBRARY") != NULL;
   stacksize_given = getenv("KMP_STACKSIZE") != NULL;
+  env_hw_subset();
   affinity_parse();
 }
 
@@ -515,10 +590,17 @@ void tomp_env_kmp_wait(void) {
 /* Names tomp reads itself (the rest of KMP_* and LIBOMP_* is listed as ignored).
  * KMP_DUPLICATE_LIB_OK asks libomp not to stop when a second OpenMP runtime is loaded, which
  * tomp never does. */
-static const char *const known[] = {
-    "KMP_AFFINITY", "KMP_BLOCKTIME", "KMP_DISP_NUM_BUFFERS", "KMP_DUPLICATE_LIB_OK",
-    "KMP_LIBRARY",  "KMP_SETTINGS",  "KMP_STACKSIZE",        "KMP_TEAMS_THREAD_LIMIT",
-    "KMP_WARNINGS"};
+static const char *const known[] = {"KMP_AFFINITY",
+                                    "KMP_BLOCKTIME",
+                                    "KMP_DETERMINISTIC_REDUCTION",
+                                    "KMP_DISP_NUM_BUFFERS",
+                                    "KMP_DUPLICATE_LIB_OK",
+                                    "KMP_HW_SUBSET",
+                                    "KMP_LIBRARY",
+                                    "KMP_SETTINGS",
+                                    "KMP_STACKSIZE",
+                                    "KMP_TEAMS_THREAD_LIMIT",
+                                    "KMP_WARNINGS"};
 
 static void name_ignored(void) {
   char list[512];
@@ -548,6 +630,9 @@ void tomp_env_kmp_init(void) {
   tomp_g.kmp_teams_thread_limit = 0;
   env_kmp_int("KMP_TEAMS_THREAD_LIMIT", 1, INT_MAX, &tomp_g.kmp_teams_thread_limit,
               "the default (no limit)");
+  bool det = false;
+  env_kmp_bool("KMP_DETERMINISTIC_REDUCTION", &det);
+  tomp_g.kmp_deterministic_reduction = det;
   name_ignored();
 }
 

@@ -86,6 +86,14 @@ expect KMP_TEAMS_THREAD_LIMIT=0 OMP_NUM_TEAMS=8 -- nteams=1 "/KMP_TEAMS_THREAD_L
 expect KMP_SETTINGS=1 -- "/^Effective settings:" "/^   KMP_BLOCKTIME=200$" "/^   KMP_LIBRARY=throughput$"
 expect KMP_SETTINGS=true KMP_BLOCKTIME=infinite KMP_STACKSIZE=4m -- \
   "/^   KMP_BLOCKTIME=2147483647$" "/^   KMP_STACKSIZE=4M$" "/^   KMP_SETTINGS=true$"
+# KMP_HW_SUBSET: one hardware thread of one core of one socket, in any order of the items
+NP=$(nproc)
+expect KMP_HW_SUBSET=1s,1c,1t -- procs=1 max_threads=1 -
+expect KMP_HW_SUBSET=1T,1S,1C OMP_PLACES=threads -- procs=1 num_places=1 bound_ok=1 -
+expect KMP_HW_SUBSET=1sx1cx1t -- procs=1 -
+expect KMP_HW_SUBSET=99s -- "procs=$NP" "/KMP_HW_SUBSET.*(ignored|too many)"
+expect KMP_HW_SUBSET=1n -- "procs=$NP" "/KMP_HW_SUBSET"
+expect KMP_HW_SUBSET=foo -- "procs=$NP" "/KMP_HW_SUBSET.*foo"
 # places: KMP_AFFINITY's against OMP_PLACES' on the same runtime
 for run in tomp lib; do
   cores=$(value places $run OMP_PLACES=cores)
@@ -120,8 +128,8 @@ NOLIB=1 expect KMP_AFFINITY=scatter -- proc_bind=4
 NOLIB=1 expect KMP_AFFINITY=none OMP_PROC_BIND=close -- proc_bind=0 num_places=0 \
   "/OMP_PROC_BIND: ignored because KMP_AFFINITY has been defined"
 NOLIB=1 expect KMP_AFFINITY=explicit -- proc_bind=0 "/KMP_AFFINITY.*explicit without proclist"
-NOLIB=1 expect KMP_LOCK_KIND=tas KMP_HW_SUBSET=1s -- \
-  "/^tomp: .*ignored: .*KMP_(HW_SUBSET|LOCK_KIND), KMP_(HW_SUBSET|LOCK_KIND) "
+NOLIB=1 expect KMP_LOCK_KIND=tas KMP_HOT_TEAMS_MAX_LEVEL=2 -- \
+  "/^tomp: .*ignored: .*KMP_(HOT_TEAMS_MAX_LEVEL|LOCK_KIND), KMP_(HOT_TEAMS_MAX_LEVEL|LOCK_KIND) "
 NOLIB=1 expect KMP_DUPLICATE_LIB_OK=TRUE -- -
 
 # ---- gcc programs on tomp: the same variables act, in tomp's messages ------------------
@@ -138,6 +146,7 @@ ARG=4194304 expect KMP_STACKSIZE=4m -- ws_ok=1 -
 expect KMP_TEAMS_THREAD_LIMIT=4 OMP_NUM_TEAMS=8 -- nteams=4 -
 expect KMP_DISP_NUM_BUFFERS=0 -- "/^tomp: KMP_DISP_NUM_BUFFERS.*too small"
 expect KMP_WARNINGS=no KMP_DISP_NUM_BUFFERS=0 -- -
+expect KMP_HW_SUBSET=1s,1c,1t -- procs=1 max_threads=1 -
 # the waits: KMP_BLOCKTIME is a time, shown as tomp's poll count by OMP_DISPLAY_ENV=verbose
 spin() { env "$@" OMP_DISPLAY_ENV=verbose LD_LIBRARY_PATH="$B/lib" ${SANLIB:+LD_PRELOAD="$SANLIB"} \
   "$probe" 2>&1 >/dev/null | sed -n "s/^  GOMP_SPINCOUNT = '\([0-9]*\)'$/\1/p"; }

@@ -33,6 +33,7 @@ int main(int argc, char **argv) {
   if (kmp_get_blocktime) printf("blocktime=%d\n", kmp_get_blocktime());
   if (kmp_get_library) printf("library=%d\n", kmp_get_library());
   if (kmp_get_stacksize_s) printf("stack=%zu\n", kmp_get_stacksize_s());
+  printf("procs=%d\nmax_threads=%d\n", omp_get_num_procs(), omp_get_max_threads());
   printf("proc_bind=%d\n", (int)omp_get_proc_bind());
   printf("num_places=%d\nplaces=", omp_get_num_places());
   for (int i = 0; i < omp_get_num_places(); i++) {
