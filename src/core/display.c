@@ -498,7 +498,13 @@ void tomp_kmp_settings_print(void) {
   str_puts(&s, "\nEffective settings:\n\n");
   tomp_icv_t *icv = &tomp_g.icv;
   str_printf(&s, "   KMP_BLOCKTIME=%d\n", tomp_g.kmp_blocktime);
+  str_printf(&s, "   KMP_DETERMINISTIC_REDUCTION=%s\n",
+             tomp_g.kmp_deterministic_reduction ? "true" : "false");
   str_printf(&s, "   KMP_DISP_NUM_BUFFERS=%d\n", tomp_g.kmp_disp_num_buffers);
+  str_printf(&s, "   KMP_ENABLE_TASK_THROTTLING=%s\n", tomp_g.task_throttling ? "true" : "false");
+  const char *hw = getenv("KMP_HW_SUBSET");
+  if (hw) str_printf(&s, "   KMP_HW_SUBSET='%s'\n", hw);
+  else str_puts(&s, "   KMP_HW_SUBSET: value is not defined\n");
   static const char *const libs[] = {"?", "serial", "turnaround", "throughput"};
   str_printf(&s, "   KMP_LIBRARY=%s\n", libs[tomp_g.kmp_library & 3]);
   str_puts(&s, "   KMP_SETTINGS=true\n");

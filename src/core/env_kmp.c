@@ -595,6 +595,7 @@ static const char *const known[] = {"KMP_AFFINITY",
                                     "KMP_DETERMINISTIC_REDUCTION",
                                     "KMP_DISP_NUM_BUFFERS",
                                     "KMP_DUPLICATE_LIB_OK",
+                                    "KMP_ENABLE_TASK_THROTTLING",
                                     "KMP_HW_SUBSET",
                                     "KMP_LIBRARY",
                                     "KMP_SETTINGS",
@@ -630,6 +631,9 @@ void tomp_env_kmp_init(void) {
   tomp_g.kmp_teams_thread_limit = 0;
   env_kmp_int("KMP_TEAMS_THREAD_LIMIT", 1, INT_MAX, &tomp_g.kmp_teams_thread_limit,
               "the default (no limit)");
+  bool throttle = true;
+  env_kmp_bool("KMP_ENABLE_TASK_THROTTLING", &throttle);
+  tomp_g.task_throttling = throttle;
   bool det = false;
   env_kmp_bool("KMP_DETERMINISTIC_REDUCTION", &det);
   tomp_g.kmp_deterministic_reduction = det;

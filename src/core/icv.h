@@ -77,6 +77,7 @@ typedef struct tomp_global {
   int kmp_disp_num_buffers; /* KMP_DISP_NUM_BUFFERS (1..4096; no effect on tomp's loops) */
   int kmp_teams_thread_limit; /* KMP_TEAMS_THREAD_LIMIT, 0 unset: threads of a teams region */
   int kmp_deterministic_reduction; /* KMP_DETERMINISTIC_REDUCTION: clang reductions in order */
+  int task_throttling; /* a creator whose deque is full runs the task (KMP_ENABLE_TASK_THROTTLING) */
 } tomp_global_t;
 
 enum { TOMP_OFFLOAD_DEFAULT, TOMP_OFFLOAD_MANDATORY, TOMP_OFFLOAD_DISABLED };
