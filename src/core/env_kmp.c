@@ -587,6 +587,15 @@ void tomp_env_kmp_wait(void) {
   }
 }
 
+void tomp_kmp_blocktime_apply(int ms) {
+  unsigned long x = ms_polls(ms);
+  tomp_store_rlx(&tomp_spin_count, x);
+  if (tomp_load_rlx(&tomp_spin_count_oversub) > x) tomp_store_rlx(&tomp_spin_count_oversub, x);
+  tomp_store_rlx(&tomp_busy_sampling, false); /* the time asked for, however busy the machine */
+  tomp_store_rlx(&tomp_machine_busy, 0);       /* (a verdict sampled before no longer counts) */
+  tomp_store_rlx(&tomp_yield_slow, 0);
+}
+
 /* Names tomp reads itself (the rest of KMP_* and LIBOMP_* is listed as ignored).
  * KMP_DUPLICATE_LIB_OK asks libomp not to stop when a second OpenMP runtime is loaded, which
  * tomp never does. */

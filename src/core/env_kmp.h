@@ -31,6 +31,10 @@ const char *tomp_env_kmp_granularity(void) TOMP_HIDDEN;
 /* At the end of tomp_env_init: KMP_AFFINITY=verbose's summary, the KMP_SETTINGS listing. */
 void tomp_env_kmp_report(void) TOMP_HIDDEN;
 
+/* kmp_set_blocktime(ms) (src/kmp/api.c): from now on waits poll ms milliseconds, then sleep,
+ * however busy the machine; for the whole process (libomp's is per team). */
+void tomp_kmp_blocktime_apply(int ms) TOMP_HIDDEN;
+
 /* KMP_AFFINITY=verbose: each binding of a thread is reported (affinity.c) */
 extern bool tomp_affinity_verbose TOMP_HIDDEN;
 /* What OMP_PLACES shows in the KMP_SETTINGS listing: the abstract name the place list came

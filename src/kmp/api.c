@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "env_kmp.h"
 #include "kmp.h"
 #include "ws.h"
 
@@ -43,14 +44,18 @@ TOMP_EXPORT int kmp_get_stacksize(void) {
 }
 
 /* ---- blocktime and library mode: set from KMP_BLOCKTIME, KMP_LIBRARY and OMP_WAIT_POLICY at
- * start-up (src/core/env_kmp.c, which maps them onto tomp's waits); the routines keep and
- * answer what the program sets, the waits keep following the environment ---------------- */
+ * start-up (src/core/env_kmp.c, which maps them onto tomp's waits); kmp_set_blocktime sets the
+ * waits of the whole process from then on (libomp's: the calling thread's team), the library
+ * mode set is kept and answered ------------------------------------------------------------ */
 
 static int blocktime = -1; /* milliseconds; -1: not set, the environment's */
 static int library;        /* 0: not set, the environment's */
 
 TOMP_EXPORT void kmp_set_blocktime(int ms) {
-  __atomic_store_n(&blocktime, ms < 0 ? 0 : ms, __ATOMIC_RELAXED);
+  tomp_thread();
+  if (ms < 0) ms = 0;
+  __atomic_store_n(&blocktime, ms, __ATOMIC_RELAXED);
+  tomp_kmp_blocktime_apply(ms);
 }
 /* Unset, it answers as libomp does: KMP_BLOCKTIME, else by the wait policy: active spins
  * forever (INT_MAX), passive sleeps at once (0), otherwise libomp's default of 200 ms. */
