@@ -681,16 +681,17 @@ void tomp_affinity_bind_initial(void) {
 
 int tomp_affinity_initial_place(void) { return __atomic_exchange_n(&initial_place, -1, __ATOMIC_ACQ_REL); }
 
-/* Place of thread tid of team, and its sub-partition (OpenMP 5.1 section 2.6.2). */
-static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) {
-  int F = (int)t->place_first, P = (int)t->place_count, T = (int)t->nthreads;
-  int m0 = t->place_master - F, i = (int)tid;
+/* Place of thread i of T threads bound with policy in the partition [F, F+P) whose thread 0
+ * was on place master, and its sub-partition (OpenMP 5.1 section 2.6.2). */
+static int assign_in(int F, int P, int T, int master, int policy, int i, int *pfirst,
+                     int *pcount) {
+  int m0 = master - F;
   *pfirst = F;
   *pcount = P;
   if (P <= 0) return -1;
-  switch (t->bind_policy) {
+  switch (policy) {
   case TOMP_BIND_PRIMARY:
-    return t->place_master;
+    return master;
   case TOMP_BIND_SPREAD:
     if (T <= P) {
       /* T sub-partitions of consecutive places, the larger ones first; thread 0 keeps the
@@ -702,7 +703,7 @@ static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) 
       int start = k * base + (k < rem ? k : rem);
       *pfirst = F + start;
       *pcount = base + (k < rem);
-      return i == 0 ? t->place_master : F + start;
+      return i == 0 ? master : F + start;
     }
     /* more threads than places: as close, but each thread's partition is its place */
     __attribute__((fallthrough));
@@ -716,7 +717,7 @@ static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) 
       j = i < r * (s + 1) ? i / (s + 1) : r + (i - r * (s + 1)) / s;
     }
     int place = F + (m0 + j) % P;
-    if (t->bind_policy == TOMP_BIND_SPREAD) {
+    if (policy == TOMP_BIND_SPREAD) {
       *pfirst = place;
       *pcount = 1;
     }
@@ -725,11 +726,59 @@ static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) 
   }
 }
 
+/* Place of thread tid of team, and its sub-partition. */
+static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) {
+  return assign_in((int)t->place_first, (int)t->place_count, (int)t->nthreads, t->place_master,
+                   t->bind_policy, (int)tid, pfirst, pcount);
+}
+
+/* ---- Host leagues (league.c): team k of nteams run by the encountering thread gets the
+ * place and partition KMP_TEAMS_PROC_BIND gives thread k of a team of nteams (spread by
+ * default, as libomp), the thread binding itself there while it runs the team. */
+
+void tomp_affinity_league_team(tomp_thread_t *thr, unsigned k, unsigned nteams,
+                               tomp_league_aff_t *save) {
+  if (tomp_nplaces <= 0 || thr->team) return;
+  if (k == 0) {
+    save->place = thr->place;
+    save->mask = NULL;
+    if (thr->place < 0 && (save->mask = CPU_ALLOC(max_cpus)) &&
+        sched_getaffinity(0, mask_size, save->mask) != 0) {
+      CPU_FREE(save->mask);
+      save->mask = NULL;
+    }
+  }
+  int master = save->place >= 0 ? save->place : 0, first, count;
+  int place = assign_in(0, tomp_nplaces, (int)nteams, master, tomp_g.kmp_teams_proc_bind, (int)k,
+                        &first, &count);
+  thr->league_first = first;
+  thr->league_count = count;
+  bind_self(thr, place);
+}
+
+void tomp_affinity_league_end(tomp_thread_t *thr, tomp_league_aff_t *save) {
+  if (tomp_nplaces <= 0 || thr->team) return;
+  thr->league_count = 0;
+  if (save->place >= 0) {
+    bind_self(thr, save->place);
+  } else if (save->mask) {
+    sched_setaffinity(0, mask_size, save->mask);
+    thr->place = -1;
+    CPU_FREE(save->mask);
+  }
+}
+
 int tomp_affinity_partition(tomp_thread_t *thr, int *first) {
   *first = 0;
   if (tomp_nplaces <= 0) return 0;
   tomp_team_t *t = thr->team;
-  if (!t) return tomp_nplaces;
+  if (!t) {
+    if (thr->league_count) { /* a host league's team: its share */
+      *first = thr->league_first;
+      return thr->league_count;
+    }
+    return tomp_nplaces;
+  }
   int pc;
   if (t->bind_policy) {
     assign(t, thr->tid, first, &pc);

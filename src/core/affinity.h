@@ -45,6 +45,18 @@ int tomp_affinity_initial_place(void) TOMP_HIDDEN;
  * the first index.  0 when there is no place list. */
 int tomp_affinity_partition(tomp_thread_t *thr, int *first) TOMP_HIDDEN;
 
+/* Host leagues (league.c): before team k of nteams runs on the encountering thread (outside
+ * any region, with a place list), the thread takes the team's place and partition
+ * (KMP_TEAMS_PROC_BIND's policy; save is filled at k = 0); after the last team, end puts the
+ * thread back where it was. */
+typedef struct tomp_league_aff {
+  int place;
+  void *mask; /* the thread's CPU mask when it had no place */
+} tomp_league_aff_t;
+void tomp_affinity_league_team(tomp_thread_t *thr, unsigned k, unsigned nteams,
+                               tomp_league_aff_t *save) TOMP_HIDDEN;
+void tomp_affinity_league_end(tomp_thread_t *thr, tomp_league_aff_t *save) TOMP_HIDDEN;
+
 /* Text forms for OMP_DISPLAY_ENV and %A. */
 size_t tomp_places_format(char *buf, size_t n) TOMP_HIDDEN;
 size_t tomp_cpus_format_self(char *buf, size_t n) TOMP_HIDDEN; /* calling thread's CPU mask */

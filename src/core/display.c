@@ -518,9 +518,12 @@ void tomp_kmp_settings_print(void) {
   }
   str_puts(&s, "   KMP_STACKSIZE=");
   size_text(&s, stack);
+  str_puts(&s, "\n");
+  static const char *const tpb[] = {"false", "true", "primary", "close", "spread"};
+  str_printf(&s, "   KMP_TEAMS_PROC_BIND=%s\n", tpb[tomp_g.kmp_teams_proc_bind % 5]);
   if (tomp_g.kmp_teams_thread_limit)
-    str_printf(&s, "\n   KMP_TEAMS_THREAD_LIMIT=%d\n", tomp_g.kmp_teams_thread_limit);
-  else str_puts(&s, "\n   KMP_TEAMS_THREAD_LIMIT: value is not defined\n");
+    str_printf(&s, "   KMP_TEAMS_THREAD_LIMIT=%d\n", tomp_g.kmp_teams_thread_limit);
+  else str_puts(&s, "   KMP_TEAMS_THREAD_LIMIT: value is not defined\n");
   str_printf(&s, "   KMP_WARNINGS=%s\n", tomp_warnings_off ? "false" : "true");
   str_printf(&s, "   OMP_AFFINITY_FORMAT='%s'\n", tomp_affinity_format_current());
   const char *a = getenv("OMP_ALLOCATOR");

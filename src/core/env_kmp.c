@@ -592,25 +592,19 @@ void tomp_kmp_blocktime_apply(int ms) {
   tomp_store_rlx(&tomp_spin_count, x);
   if (tomp_load_rlx(&tomp_spin_count_oversub) > x) tomp_store_rlx(&tomp_spin_count_oversub, x);
   tomp_store_rlx(&tomp_busy_sampling, false); /* the time asked for, however busy the machine */
-  tomp_store_rlx(&tomp_machine_busy, 0);       /* (a verdict sampled before no longer counts) */
+  tomp_store_rlx(&tomp_machine_busy, 0);      /* (a verdict sampled before no longer counts) */
   tomp_store_rlx(&tomp_yield_slow, 0);
 }
 
 /* Names tomp reads itself (the rest of KMP_* and LIBOMP_* is listed as ignored).
  * KMP_DUPLICATE_LIB_OK asks libomp not to stop when a second OpenMP runtime is loaded, which
  * tomp never does. */
-static const char *const known[] = {"KMP_AFFINITY",
-                                    "KMP_BLOCKTIME",
-                                    "KMP_DETERMINISTIC_REDUCTION",
-                                    "KMP_DISP_NUM_BUFFERS",
-                                    "KMP_DUPLICATE_LIB_OK",
-                                    "KMP_ENABLE_TASK_THROTTLING",
-                                    "KMP_HW_SUBSET",
-                                    "KMP_LIBRARY",
-                                    "KMP_SETTINGS",
-                                    "KMP_STACKSIZE",
-                                    "KMP_TEAMS_THREAD_LIMIT",
-                                    "KMP_WARNINGS"};
+static const char *const known[] = {
+    "KMP_AFFINITY",         "KMP_BLOCKTIME",        "KMP_DETERMINISTIC_REDUCTION",
+    "KMP_DISP_NUM_BUFFERS", "KMP_DUPLICATE_LIB_OK", "KMP_ENABLE_TASK_THROTTLING",
+    "KMP_HW_SUBSET",        "KMP_LIBRARY",          "KMP_SETTINGS",
+    "KMP_STACKSIZE",        "KMP_TEAMS_PROC_BIND",  "KMP_TEAMS_THREAD_LIMIT",
+    "KMP_WARNINGS"};
 
 static void name_ignored(void) {
   char list[512];
@@ -640,6 +634,22 @@ void tomp_env_kmp_init(void) {
   tomp_g.kmp_teams_thread_limit = 0;
   env_kmp_int("KMP_TEAMS_THREAD_LIMIT", 1, INT_MAX, &tomp_g.kmp_teams_thread_limit,
               "the default (no limit)");
+  tomp_g.kmp_teams_proc_bind = TOMP_BIND_SPREAD;
+  const char *v = getenv("KMP_TEAMS_PROC_BIND");
+  if (v) {
+    static const char *const words[] = {"primary", "master", "close", "spread"};
+    static const int binds[] = {TOMP_BIND_PRIMARY, TOMP_BIND_PRIMARY, TOMP_BIND_CLOSE,
+                                TOMP_BIND_SPREAD};
+    bool ok = false;
+    for (int i = 0; i < 4 && !ok; i++) {
+      const char *s = v;
+      if (tomp_env_scan_word(&s, words[i]) && tomp_env_at_end(s)) {
+        tomp_g.kmp_teams_proc_bind = binds[i];
+        ok = true;
+      }
+    }
+    if (!ok) kwarn(42, "KMP_TEAMS_PROC_BIND='%s' is not spread, close or primary; using spread", v);
+  }
   bool throttle = true;
   env_kmp_bool("KMP_ENABLE_TASK_THROTTLING", &throttle);
   tomp_g.task_throttling = throttle;

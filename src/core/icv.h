@@ -78,6 +78,7 @@ typedef struct tomp_global {
   int kmp_teams_thread_limit; /* KMP_TEAMS_THREAD_LIMIT, 0 unset: threads of a teams region */
   int kmp_deterministic_reduction; /* KMP_DETERMINISTIC_REDUCTION: clang reductions in order */
   int task_throttling; /* a creator whose deque is full runs the task (KMP_ENABLE_TASK_THROTTLING) */
+  int kmp_teams_proc_bind; /* KMP_TEAMS_PROC_BIND: a host league's teams on places (TOMP_BIND_*) */
 } tomp_global_t;
 
 enum { TOMP_OFFLOAD_DEFAULT, TOMP_OFFLOAD_MANDATORY, TOMP_OFFLOAD_DISABLED };

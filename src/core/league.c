@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "league.h"
 #include "task.h"
 
@@ -62,7 +63,9 @@ void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
   tomp_task_t *initial = &rt.task;
   bool observed = tomp_listening();
   if (observed) tomp_ev_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
+  tomp_league_aff_t aff = {-1, NULL};
   for (unsigned k = 0; k < num_teams; k++) {
+    tomp_affinity_league_team(thr, k, num_teams, &aff);
     team_task_init(thr, &rt, enc, k, thread_limit);
     tomp_task_enter(thr, initial, enc, NULL, TOMP_ENTER_BARE);
     if (observed) {
@@ -77,6 +80,7 @@ void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
     }
     tomp_task_leave(thr, initial, enc, TOMP_ENTER_BARE);
   }
+  tomp_affinity_league_end(thr, &aff);
   if (observed) tomp_ev_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
 }
 
