@@ -5,10 +5,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "abi.h"
 #include "internal.h"
 
 tomp_global_t tomp_g;
 unsigned long tomp_spin_count = 1ul << 16;
+unsigned long tomp_spin_polls_per_ms = 1ul << 15;
+bool tomp_warnings_off;
 unsigned long tomp_spin_count_oversub = 256;
 bool tomp_spin_oversub_scaled = true;
 unsigned tomp_nthreads_live = 1;
@@ -28,6 +31,7 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap) {
 }
 
 void tomp_warn(const char *fmt, ...) {
+  if (__atomic_load_n(&tomp_warnings_off, __ATOMIC_RELAXED)) return;
   va_list ap;
   va_start(ap, fmt);
   vmsg("tomp: ", fmt, ap);
@@ -35,8 +39,19 @@ void tomp_warn(const char *fmt, ...) {
 }
 
 void tomp_warn_llvm(int number, const char *fmt, ...) {
+  if (__atomic_load_n(&tomp_warnings_off, __ATOMIC_RELAXED)) return;
   char prefix[32];
   snprintf(prefix, sizeof prefix, "OMP: Warning #%d: ", number);
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg(prefix, fmt, ap);
+  va_end(ap);
+}
+
+void tomp_inform(int number, const char *fmt, ...) {
+  char prefix[32];
+  if (tomp_llvm_only()) snprintf(prefix, sizeof prefix, "OMP: Info #%d: ", number);
+  else snprintf(prefix, sizeof prefix, "tomp: ");
   va_list ap;
   va_start(ap, fmt);
   vmsg(prefix, fmt, ap);
@@ -103,6 +118,7 @@ static void calibrate_spin(void) {
   }
   if (best < 0.5) best = 0.5;
   tomp_spin_count = (unsigned long)(TOMP_SPIN_NS / best);
+  tomp_spin_polls_per_ms = (unsigned long)(1e6 / best); /* KMP_BLOCKTIME's unit (env_kmp.c) */
 }
 
 /* glibc's malloc serves a block of 128 KiB or more with an mmap of its own and gives the

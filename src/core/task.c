@@ -461,7 +461,8 @@ static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_
       (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
     d = tt->dq[thr->tid];
     if (!dq_push(d, x)) {
-      if (!locked && d != &dq_none) return POST_FULL;
+      /* KMP_ENABLE_TASK_THROTTLING=0 (env_kmp.c): to the shared list instead, however many */
+      if (!locked && d != &dq_none && tomp_likely(tomp_g.task_throttling)) return POST_FULL;
       d = dq_make(tt, thr->tid, d, x);
     }
   }

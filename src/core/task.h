@@ -301,11 +301,13 @@ bool tomp_task_memory(const tomp_task_t *t, void **addr, size_t *size) TOMP_HIDD
  * if(0), inside a final task or outside any team; it may, and is cheaper so, when nobody
  * else could run it sooner: in a team of one, or when the team's queue is already long (a
  * load, not an RMW: the running threads keep writing that line, and a shared read slows
- * them down less than taking it exclusively on every creation). */
+ * them down less than taking it exclusively on every creation), unless
+ * KMP_ENABLE_TASK_THROTTLING=0 asks for every task to be queued (read only then). */
 static inline bool tomp_task_runs_at_once(tomp_thread_t *thr, unsigned flags) {
   tomp_team_t *team = thr->team;
   return (flags & TOMP_TF_UNDEFERRED) || !team || team->nthreads == 1 || thr->task->in_final ||
-         tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads;
+         (tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads &&
+          tomp_g.task_throttling);
 }
 /* Are the dependences of a task created now already met, whatever they are?  Yes when every
  * earlier sibling has completed (depend clauses order siblings only); a task that then runs

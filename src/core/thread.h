@@ -41,6 +41,9 @@ typedef struct tomp_thread {
   pthread_t pthread;
   int lwp;                      /* the kernel's thread id (debuggers name threads by it) */
   int place;                    /* place this thread is bound to, -1 if unbound */
+  /* While this initial thread runs a team of a host league outside any region (league.c):
+   * the team's place partition (KMP_TEAMS_PROC_BIND's share of the list); count 0: none */
+  int league_first, league_count;
   /* Worksharing position: constructs this thread has entered in its current team */
   unsigned ws_count;
   void *ws_cur;                 /* ws.c: the descriptor of the current construct */
