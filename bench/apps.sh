@@ -35,7 +35,7 @@
 #
 # Output: bench/results/apps-<date-time>.csv (every run) and .md (medians over the rounds, each
 # runtime's ratio to the best median of the row, geometric means), printed at the end.
-# --quick: 3 rounds, NPB ft and is at class W only, smaller LULESH and EPCC runs.  Default:
+# --quick: 3 rounds, NPB ft and is at class W only, a smaller LULESH, 3 EPCC repetitions (5).  Default:
 # 5 rounds, NPB classes W and A (A for cg ep ft is mg only: bt sp lu at class A take minutes per
 # run on 2 CPUs; NPB_ALL=1 runs them too), threads 1,2,4.
 set -u
