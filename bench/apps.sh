@@ -34,8 +34,9 @@
 # clock for LULESH.
 #
 # Output: bench/results/apps-<date-time>.csv (every run) and .md (medians over the rounds, each
-# runtime's ratio to the best median of the row, geometric means), printed at the end.
-# --quick: 3 rounds, NPB ft and is at class W only, smaller LULESH and EPCC runs.  Default:
+# runtime's ratio to the best median of the row, tomp's to the faster other runtime, geometric
+# means), printed at the end.
+# --quick: 3 rounds, NPB ft and is at class W only, a smaller LULESH, 3 EPCC repetitions (5).  Default:
 # 5 rounds, NPB classes W and A (A for cg ep ft is mg only: bt sp lu at class A take minutes per
 # run on 2 CPUs; NPB_ALL=1 runs them too), threads 1,2,4.
 set -u
@@ -54,7 +55,7 @@ while [ $# -gt 0 ]; do
     --fetch-only) FETCH_ONLY=1 ;;
     --rebuild) REBUILD=1 ;;
     --report) REPORT=$2; shift ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
     -*) echo "apps.sh: unknown option $1" >&2; exit 64 ;;
     *) ARGS+=("$1") ;;
   esac

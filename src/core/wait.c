@@ -29,11 +29,12 @@
  *   exceed the CPUs, and yields between our own threads are still worth it when that other
  *   thread is on another CPU.)
  *
- * One thread at a time reads /proc/loadavg, at most once per TOMP_BUSY_PERIOD_NS, from
- * inside a wait: a program that never waits never reads it, and on an idle machine a wait
- * that ends within TOMP_BUSY_POLLS polls never looks.  Where the file cannot be read the
- * machine counts as never busy.  OMP_WAIT_POLICY=active and GOMP_SPINCOUNT turn all of this
- * off (env.c): waits then poll as asked. */
+ * One thread at a time reads /proc/loadavg for the sample, at most once per
+ * TOMP_BUSY_PERIOD_NS, from inside a wait: a program that never waits never reads it, and on
+ * an idle machine a wait that ends within TOMP_BUSY_POLLS polls never looks.  A thread whose
+ * yield was slow reads it once more (others_runnable), at most once per such yield.  Where
+ * the file cannot be read the machine counts as never busy.  OMP_WAIT_POLICY=active and
+ * GOMP_SPINCOUNT turn all of this off (env.c): waits then poll as asked. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
