@@ -52,11 +52,14 @@ static inline void tomp_cpu_relax(void) {
 
 /* tomp's threads inside tomp_futex_wait: not runnable (wait.c counts them out of the runnable
  * threads it may blame on another program) */
-extern uint32_t tomp_nthreads_sleeping;
+struct tomp_sleepers {
+  uint32_t n;
+} __attribute__((aligned(64))); /* a line of its own: changed twice per sleep, by every sleeper */
+extern struct tomp_sleepers tomp_sleepers;
 static inline void tomp_futex_wait(uint32_t *addr, uint32_t val) {
-  __atomic_add_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&tomp_sleepers.n, 1, __ATOMIC_RELAXED);
   syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-  __atomic_sub_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
+  __atomic_sub_fetch(&tomp_sleepers.n, 1, __ATOMIC_RELAXED);
 }
 
 static inline void tomp_futex_wake(uint32_t *addr, int n) {

@@ -99,7 +99,19 @@ enum {
 static tomp_mutex_t pool_lock = TOMP_MUTEX_INIT;
 static tomp_thread_t *pool_head;
 static pthread_attr_t worker_attr;
-static bool worker_attr_ready;
+static pthread_once_t worker_attr_once = PTHREAD_ONCE_INIT;
+
+/* once: two user threads may spawn their first workers at the same time */
+static void worker_attr_init(void) {
+  /* joinable: a worker ends only in tomp_pool_release_idle, which joins it */
+  pthread_attr_init(&worker_attr);
+  if (tomp_g.stacksize) {
+    int rc = pthread_attr_setstacksize(&worker_attr, tomp_g.stacksize);
+    if (rc)
+      tomp_warn("OMP_STACKSIZE: cannot use a stack of %zu bytes (%s); using the default",
+                tomp_g.stacksize, strerror(rc));
+  }
+}
 
 static void init_thread_desc(tomp_thread_t *t, int ompt_type) {
   memset(t, 0, sizeof *t);
@@ -280,17 +292,7 @@ static void *worker_main(void *arg) {
 /* Start a new worker thread; NULL (after one message) if the system refuses. */
 static tomp_thread_t *spawn_worker(void) {
   static bool warned;
-  if (!worker_attr_ready) {
-    /* joinable: a worker ends only in tomp_pool_release_idle, which joins it */
-    pthread_attr_init(&worker_attr);
-    if (tomp_g.stacksize) {
-      int rc = pthread_attr_setstacksize(&worker_attr, tomp_g.stacksize);
-      if (rc)
-        tomp_warn("OMP_STACKSIZE: cannot use a stack of %zu bytes (%s); using the default",
-                  tomp_g.stacksize, strerror(rc));
-    }
-    worker_attr_ready = true;
-  }
+  pthread_once(&worker_attr_once, worker_attr_init);
   tomp_thread_t *t = aligned_alloc(TOMP_CACHELINE, (sizeof *t + TOMP_CACHELINE - 1) &
                                                        ~(size_t)(TOMP_CACHELINE - 1));
   if (!t) {
@@ -368,6 +370,9 @@ static __attribute__((noinline, cold)) bool hand_wake(tomp_thread_t *t, tomp_tea
     return false;
   }
   uint32_t *w = tomp_load_rlx(&t->park_word);
+  /* NULL: a stray wake-up let t start this region already, and its team, nested deeper than
+   * the team cache, has no park word (only run_region stores NULL) */
+  if (!w) return false;
   if (team && w == tomp_team_park_word(team)) return true;
   tomp_park_wake(w); /* a worker from the pool, parked on its last team's word */
   return false;
@@ -405,7 +410,10 @@ bool tomp_worker_request_thread_end(tomp_thread_t *w) {
     if (g != GO_IDLE && g != GO_SLEEP && g != GO_PARKED) break;
     if (tomp_cas(&w->go, &g, GO_END)) {
       if (g == GO_SLEEP) tomp_futex_wake(&w->go, 1);
-      if (g == GO_PARKED) tomp_park_wake(tomp_load_rlx(&w->park_word)); /* as hand_wake */
+      if (g == GO_PARKED) { /* as hand_wake; NULL: it woke and is on its way already */
+        uint32_t *word = tomp_load_rlx(&w->park_word);
+        if (word) tomp_park_wake(word);
+      }
       return true;
     }
   }
@@ -425,7 +433,7 @@ void tomp_pool_release_idle(tomp_thread_t *thr) {
   }
   tomp_mutex_lock(&pool_lock);
   tomp_thread_t *list = pool_head;
-  pool_head = NULL;
+  tomp_store_rlx(&pool_head, NULL); /* tomp_worker_get peeks at it without the lock */
   tomp_mutex_unlock(&pool_lock);
   for (tomp_thread_t *w = list; w; w = w->pool_next) {
     tomp_worker_wait_idle(w);
@@ -445,6 +453,7 @@ static void atfork_child(void) {
   tomp_store_rlx(&pool_head, NULL);
   tomp_store_rlx(&pool_lock.v, 0);
   tomp_store_rlx(&tomp_nthreads_live, 1);
+  tomp_store_rlx(&tomp_sleepers.n, 0); /* the parent's sleepers are gone */
   tomp_store_rlx(&table_lock.v, 0);
   tomp_thread_t *t;
   for (uint32_t g = 0; (t = tomp_thread_next(&g)) != NULL;)

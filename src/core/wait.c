@@ -47,7 +47,9 @@
 
 uint32_t tomp_machine_busy;
 uint32_t tomp_yield_slow;
-uint32_t tomp_nthreads_sleeping;
+/* on a line of its own: every futex sleep changes it twice, and a fork that wakes many
+ * sleepers has each change it, while every wait reads the flags above */
+struct tomp_sleepers tomp_sleepers;
 static uint64_t yield_slow_at; /* tomp_now_ns() when a yield was last found slow */
 /* Polls (without yielding) of a wait on a busy machine before it sleeps: none.  Measured
  * (docs/benchmarks.md, "Contention"): 100 polls (a few microseconds) and 1000 were slower
@@ -132,7 +134,7 @@ static bool others_runnable(void) {
   long r = runnable_threads();
   if (r < 0) return true;
   long ours =
-      (long)tomp_load_rlx(&tomp_nthreads_live) - (long)tomp_load_rlx(&tomp_nthreads_sleeping);
+      (long)tomp_load_rlx(&tomp_nthreads_live) - (long)tomp_load_rlx(&tomp_sleepers.n);
   return r > ours;
 }
 
