@@ -17,8 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "affinity.h"
+#include "env_kmp.h"
 
 tomp_place_t *tomp_places;
 int tomp_nplaces;
@@ -161,6 +163,78 @@ static long group_key(int cpu, int lvl) {
   default:
     return cpu;
   }
+}
+
+/* ---- KMP_HW_SUBSET ----------------------------------------------------------------------- */
+
+/* Position of CPU i's unit (key) among the units of its parent (same parent key), in the order
+ * of their first CPUs. */
+static int unit_rank(const long *key, const long *parent, int i) {
+  int f = i; /* the first CPU of i's unit */
+  for (int j = 0; j < i; j++)
+    if (parent[j] == parent[i] && key[j] == key[i]) {
+      f = j;
+      break;
+    }
+  int r = 0;
+  for (int j = 0; j < f; j++) {
+    if (parent[j] != parent[i]) continue;
+    bool first = true; /* j is the first CPU of its unit */
+    for (int k = 0; k < j && first; k++)
+      if (parent[k] == parent[j] && key[k] == key[j]) first = false;
+    r += first;
+  }
+  return r;
+}
+
+int tomp_affinity_subset(const int count[3], const int offset[3]) {
+  /* per CPU: its keys at the levels socket, core, hardware thread, and its parent's */
+  long *key[3], *parent[3];
+  for (int l = 0; l < 3; l++) {
+    key[l] = tomp_malloc(sizeof(long) * (size_t)navail);
+    parent[l] = tomp_malloc(sizeof(long) * (size_t)navail);
+  }
+  for (int i = 0; i < navail; i++) {
+    key[0][i] = group_key(avail[i], LVL_SOCKETS);
+    key[1][i] = group_key(avail[i], LVL_CORES);
+    key[2][i] = avail[i];
+    parent[0][i] = 0;
+    parent[1][i] = key[0][i];
+    parent[2][i] = key[1][i];
+  }
+  bool *keep = tomp_malloc(sizeof(bool) * (size_t)navail);
+  int units[3] = {0, 0, 0}, kept = 0;
+  for (int i = 0; i < navail; i++) {
+    keep[i] = true;
+    for (int l = 0; l < 3; l++) {
+      int r = unit_rank(key[l], parent[l], i);
+      if (r + 1 > units[l]) units[l] = r + 1;
+      if (r < offset[l] || (count[l] && r >= offset[l] + count[l])) keep[i] = false;
+    }
+    kept += keep[i];
+  }
+  int bad = -1; /* a level asked for more units than a parent has */
+  for (int l = 0; l < 3; l++)
+    if (offset[l] + count[l] > units[l]) bad = l;
+  if (bad < 0 && kept > 0) {
+    int k = 0;
+    CPU_ZERO_S(mask_size, proc_mask);
+    for (int i = 0; i < navail; i++)
+      if (keep[i]) {
+        avail[k++] = avail[i];
+        CPU_SET_S(avail[i], mask_size, proc_mask);
+      }
+    navail = k;
+    tomp_num_procs = (unsigned)navail;
+    /* the initial thread, and every thread it starts, runs on the subset */
+    sched_setaffinity(0, mask_size, proc_mask);
+  }
+  for (int l = 0; l < 3; l++) {
+    free(key[l]);
+    free(parent[l]);
+  }
+  free(keep);
+  return bad >= 0 ? bad : kept > 0 ? -1 : 3;
 }
 
 /* ---- Building the place list -------------------------------------------------------------- */
@@ -574,6 +648,14 @@ bool tomp_places_parse_cpus(const char *var, const char *value) {
 
 /* ---- Binding ------------------------------------------------------------------------------- */
 
+/* KMP_AFFINITY=verbose: libomp's line for each thread bound (the calling one) */
+static void verbose_bound(tomp_thread_t *thr) {
+  char ids[256];
+  tomp_cpus_format_self(ids, sizeof ids);
+  tomp_inform(254, "KMP_AFFINITY: pid %d tid %d thread %u bound to OS proc set %s", (int)getpid(),
+              (int)gettid(), thr->gtid, ids);
+}
+
 static bool bind_self(tomp_thread_t *thr, int place) {
   if (thr->place == place) return true;
   if (place < 0 || place >= tomp_nplaces) return false;
@@ -585,6 +667,7 @@ static bool bind_self(tomp_thread_t *thr, int place) {
     return false;
   }
   thr->place = place;
+  if (tomp_unlikely(tomp_affinity_verbose)) verbose_bound(thr);
   return true;
 }
 
@@ -592,21 +675,23 @@ void tomp_affinity_bind_initial(void) {
   if (tomp_nplaces <= 0) return;
   tomp_thread_t fake;
   fake.place = -1;
+  fake.gtid = 0;
   if (bind_self(&fake, 0)) initial_place = 0;
 }
 
 int tomp_affinity_initial_place(void) { return __atomic_exchange_n(&initial_place, -1, __ATOMIC_ACQ_REL); }
 
-/* Place of thread tid of team, and its sub-partition (OpenMP 5.1 section 2.6.2). */
-static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) {
-  int F = (int)t->place_first, P = (int)t->place_count, T = (int)t->nthreads;
-  int m0 = t->place_master - F, i = (int)tid;
+/* Place of thread i of T threads bound with policy in the partition [F, F+P) whose thread 0
+ * was on place master, and its sub-partition (OpenMP 5.1 section 2.6.2). */
+static int assign_in(int F, int P, int T, int master, int policy, int i, int *pfirst,
+                     int *pcount) {
+  int m0 = master - F;
   *pfirst = F;
   *pcount = P;
   if (P <= 0) return -1;
-  switch (t->bind_policy) {
+  switch (policy) {
   case TOMP_BIND_PRIMARY:
-    return t->place_master;
+    return master;
   case TOMP_BIND_SPREAD:
     if (T <= P) {
       /* T sub-partitions of consecutive places, the larger ones first; thread 0 keeps the
@@ -618,7 +703,7 @@ static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) 
       int start = k * base + (k < rem ? k : rem);
       *pfirst = F + start;
       *pcount = base + (k < rem);
-      return i == 0 ? t->place_master : F + start;
+      return i == 0 ? master : F + start;
     }
     /* more threads than places: as close, but each thread's partition is its place */
     __attribute__((fallthrough));
@@ -632,7 +717,7 @@ static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) 
       j = i < r * (s + 1) ? i / (s + 1) : r + (i - r * (s + 1)) / s;
     }
     int place = F + (m0 + j) % P;
-    if (t->bind_policy == TOMP_BIND_SPREAD) {
+    if (policy == TOMP_BIND_SPREAD) {
       *pfirst = place;
       *pcount = 1;
     }
@@ -641,11 +726,59 @@ static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) 
   }
 }
 
+/* Place of thread tid of team, and its sub-partition. */
+static int assign(const tomp_team_t *t, unsigned tid, int *pfirst, int *pcount) {
+  return assign_in((int)t->place_first, (int)t->place_count, (int)t->nthreads, t->place_master,
+                   t->bind_policy, (int)tid, pfirst, pcount);
+}
+
+/* ---- Host leagues (league.c): team k of nteams run by the encountering thread gets the
+ * place and partition KMP_TEAMS_PROC_BIND gives thread k of a team of nteams (spread by
+ * default, as libomp), the thread binding itself there while it runs the team. */
+
+void tomp_affinity_league_team(tomp_thread_t *thr, unsigned k, unsigned nteams,
+                               tomp_league_aff_t *save) {
+  if (tomp_nplaces <= 0 || thr->team) return;
+  if (k == 0) {
+    save->place = thr->place;
+    save->mask = NULL;
+    if (thr->place < 0 && (save->mask = CPU_ALLOC(max_cpus)) &&
+        sched_getaffinity(0, mask_size, save->mask) != 0) {
+      CPU_FREE(save->mask);
+      save->mask = NULL;
+    }
+  }
+  int master = save->place >= 0 ? save->place : 0, first, count;
+  int place = assign_in(0, tomp_nplaces, (int)nteams, master, tomp_g.kmp_teams_proc_bind, (int)k,
+                        &first, &count);
+  thr->league_first = first;
+  thr->league_count = count;
+  bind_self(thr, place);
+}
+
+void tomp_affinity_league_end(tomp_thread_t *thr, tomp_league_aff_t *save) {
+  if (tomp_nplaces <= 0 || thr->team) return;
+  thr->league_count = 0;
+  if (save->place >= 0) {
+    bind_self(thr, save->place);
+  } else if (save->mask) {
+    sched_setaffinity(0, mask_size, save->mask);
+    thr->place = -1;
+    CPU_FREE(save->mask);
+  }
+}
+
 int tomp_affinity_partition(tomp_thread_t *thr, int *first) {
   *first = 0;
   if (tomp_nplaces <= 0) return 0;
   tomp_team_t *t = thr->team;
-  if (!t) return tomp_nplaces;
+  if (!t) {
+    if (thr->league_count) { /* a host league's team: its share */
+      *first = thr->league_first;
+      return thr->league_count;
+    }
+    return tomp_nplaces;
+  }
   int pc;
   if (t->bind_policy) {
     assign(t, thr->tid, first, &pc);

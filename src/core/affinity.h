@@ -27,6 +27,13 @@ bool tomp_places_parse(const char *var, const char *value) TOMP_HIDDEN;
 bool tomp_places_parse_cpus(const char *var, const char *value) TOMP_HIDDEN;
 /* The default place list when binding is requested without OMP_PLACES: one per hardware thread. */
 void tomp_places_default(void) TOMP_HIDDEN;
+/* KMP_HW_SUBSET (env_kmp.c): of the CPUs we may use, keep those in the first count[l] units
+ * (0: all) after the first offset[l] of each level l: 0 sockets, 1 cores of each socket, 2
+ * hardware threads of each core, units in the order of their first CPU.  The process then runs
+ * on them (the initial thread's mask, which the others inherit) and omp_get_num_procs counts
+ * them.  Returns -1 when done; else nothing changed: the level (0-2) that asked for more units
+ * than there are, or 3 when no CPU would remain. */
+int tomp_affinity_subset(const int count[3], const int offset[3]) TOMP_HIDDEN;
 /* Drop the place list (OMP_PROC_BIND=false). */
 void tomp_places_clear(void) TOMP_HIDDEN;
 /* Bind the calling (initial) thread to the first place; the place to record in its
@@ -37,6 +44,18 @@ int tomp_affinity_initial_place(void) TOMP_HIDDEN;
 /* The place partition of the calling thread's implicit task: returns the count, *first gets
  * the first index.  0 when there is no place list. */
 int tomp_affinity_partition(tomp_thread_t *thr, int *first) TOMP_HIDDEN;
+
+/* Host leagues (league.c): before team k of nteams runs on the encountering thread (outside
+ * any region, with a place list), the thread takes the team's place and partition
+ * (KMP_TEAMS_PROC_BIND's policy; save is filled at k = 0); after the last team, end puts the
+ * thread back where it was. */
+typedef struct tomp_league_aff {
+  int place;
+  void *mask; /* the thread's CPU mask when it had no place */
+} tomp_league_aff_t;
+void tomp_affinity_league_team(tomp_thread_t *thr, unsigned k, unsigned nteams,
+                               tomp_league_aff_t *save) TOMP_HIDDEN;
+void tomp_affinity_league_end(tomp_thread_t *thr, tomp_league_aff_t *save) TOMP_HIDDEN;
 
 /* Text forms for OMP_DISPLAY_ENV and %A. */
 size_t tomp_places_format(char *buf, size_t n) TOMP_HIDDEN;

@@ -14,6 +14,7 @@
 
 #include "abi.h"
 #include "affinity.h"
+#include "env_kmp.h"
 
 /* ---- a growable string ----------------------------------------------------------------- */
 
@@ -457,6 +458,130 @@ void tomp_display_env_print(int verbose) {
     str_printf(&s, "  GOMP_SPINCOUNT = '%lu'\n", tomp_env_spin_count_shown);
   }
   str_puts(&s, "OPENMP DISPLAY ENVIRONMENT END\n");
+  fflush(stderr);
+  write_all(2, s.p, s.n);
+  free(s.p);
+}
+
+/* ---- KMP_SETTINGS (env_kmp.h) ---------------------------------------------------------- */
+
+/* A size as libomp lists it: the largest unit that divides it (k, M, G), else bytes. */
+static void size_text(str_t *s, size_t n) {
+  if (n && n % (1ul << 30) == 0) str_printf(s, "%zuG", n >> 30);
+  else if (n && n % (1ul << 20) == 0) str_printf(s, "%zuM", n >> 20);
+  else if (n && n % (1ul << 10) == 0) str_printf(s, "%zuk", n >> 10);
+  else str_printf(s, "%zu", n);
+}
+
+static int cmp_env_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* libomp's listing: the OpenMP-related variables set ("User settings"), then the settings in
+ * effect ("Effective settings"), each "   NAME=value" or "   NAME: value is not defined", on
+ * stderr.  Lists what tomp reads (docs/kmp-abi.md). */
+void tomp_kmp_settings_print(void) {
+  str_t s = {0};
+  str_puts(&s, "\nUser settings:\n\n");
+  size_t n = 0;
+  for (char **e = environ; e && *e; e++) n++;
+  char **set = tomp_calloc(n + 1, sizeof *set);
+  size_t k = 0;
+  for (char **e = environ; e && *e; e++)
+    if (!strncmp(*e, "KMP_", 4) || !strncmp(*e, "OMP_", 4) || !strncmp(*e, "GOMP_", 5) ||
+        !strncmp(*e, "LIBOMP_", 7))
+      set[k++] = *e;
+  qsort(set, k, sizeof *set, cmp_env_name);
+  for (size_t i = 0; i < k; i++) str_printf(&s, "   %s\n", set[i]);
+  free(set);
+
+  str_puts(&s, "\nEffective settings:\n\n");
+  tomp_icv_t *icv = &tomp_g.icv;
+  str_printf(&s, "   KMP_BLOCKTIME=%d\n", tomp_g.kmp_blocktime);
+  str_printf(&s, "   KMP_DETERMINISTIC_REDUCTION=%s\n",
+             tomp_g.kmp_deterministic_reduction ? "true" : "false");
+  str_printf(&s, "   KMP_DISP_NUM_BUFFERS=%d\n", tomp_g.kmp_disp_num_buffers);
+  str_printf(&s, "   KMP_ENABLE_TASK_THROTTLING=%s\n", tomp_g.task_throttling ? "true" : "false");
+  const char *hw = getenv("KMP_HW_SUBSET");
+  if (hw) str_printf(&s, "   KMP_HW_SUBSET='%s'\n", hw);
+  else str_puts(&s, "   KMP_HW_SUBSET: value is not defined\n");
+  static const char *const libs[] = {"?", "serial", "turnaround", "throughput"};
+  str_printf(&s, "   KMP_LIBRARY=%s\n", libs[tomp_g.kmp_library & 3]);
+  str_puts(&s, "   KMP_SETTINGS=true\n");
+  size_t stack = tomp_g.stacksize;
+  if (!stack) { /* the system's default, which workers get */
+    pthread_attr_t a;
+    if (pthread_attr_init(&a) == 0) {
+      pthread_attr_getstacksize(&a, &stack);
+      pthread_attr_destroy(&a);
+    }
+  }
+  str_puts(&s, "   KMP_STACKSIZE=");
+  size_text(&s, stack);
+  str_puts(&s, "\n");
+  static const char *const tpb[] = {"false", "true", "primary", "close", "spread"};
+  str_printf(&s, "   KMP_TEAMS_PROC_BIND=%s\n", tpb[tomp_g.kmp_teams_proc_bind % 5]);
+  if (tomp_g.kmp_teams_thread_limit)
+    str_printf(&s, "   KMP_TEAMS_THREAD_LIMIT=%d\n", tomp_g.kmp_teams_thread_limit);
+  else str_puts(&s, "   KMP_TEAMS_THREAD_LIMIT: value is not defined\n");
+  str_printf(&s, "   KMP_WARNINGS=%s\n", tomp_warnings_off ? "false" : "true");
+  str_printf(&s, "   OMP_AFFINITY_FORMAT='%s'\n", tomp_affinity_format_current());
+  const char *a = getenv("OMP_ALLOCATOR");
+  str_printf(&s, "   OMP_ALLOCATOR=%s\n", a && *a ? a : "omp_default_mem_alloc");
+  str_printf(&s, "   OMP_CANCELLATION=%s\n", tomp_g.cancellation ? "true" : "false");
+  str_printf(&s, "   OMP_DEFAULT_DEVICE=%d\n", icv->default_device);
+  str_printf(&s, "   OMP_DISPLAY_AFFINITY=%s\n", tomp_g.display_affinity ? "true" : "false");
+  str_printf(&s, "   OMP_DISPLAY_ENV=%s\n", tomp_env_display ? "true" : "false");
+  str_printf(&s, "   OMP_DYNAMIC=%s\n", icv->dyn ? "true" : "false");
+  str_printf(&s, "   OMP_MAX_ACTIVE_LEVELS=%u\n", icv->max_active_levels);
+  str_printf(&s, "   OMP_MAX_TASK_PRIORITY=%d\n", tomp_g.max_task_priority);
+  str_printf(&s, "   OMP_NUM_TEAMS=%d\n", tomp_g.num_teams);
+  if (getenv("OMP_NUM_THREADS")) {
+    str_printf(&s, "   OMP_NUM_THREADS='%u", tomp_g.nthreads_list[0]);
+    for (unsigned i = 1; i < tomp_g.nthreads_list_len; i++)
+      str_printf(&s, ",%u", tomp_g.nthreads_list[i]);
+    str_puts(&s, "'\n");
+  } else {
+    str_puts(&s, "   OMP_NUM_THREADS: value is not defined\n");
+  }
+  if (tomp_env_places_name) {
+    str_printf(&s, "   OMP_PLACES='%s'\n", tomp_env_places_name);
+  } else if (tomp_nplaces) {
+    size_t pn = tomp_places_format(NULL, 0);
+    char *p = tomp_malloc(pn + 1);
+    tomp_places_format(p, pn + 1);
+    str_printf(&s, "   OMP_PLACES='%s'\n", p);
+    free(p);
+  } else {
+    str_puts(&s, "   OMP_PLACES: value is not defined\n");
+  }
+  static const char *const binds[] = {"false", "true", "primary", "close", "spread"};
+  str_printf(&s, "   OMP_PROC_BIND='%s", binds[tomp_g.bind_list[0] % 5]);
+  for (unsigned i = 1; i < tomp_g.bind_list_len; i++)
+    str_printf(&s, ",%s", binds[tomp_g.bind_list[i] % 5]);
+  str_puts(&s, "'\n");
+  {
+    /* as clang code reads run-sched-var (docs/kmp-abi.md, "Schedules") */
+    static const char *const kinds[] = {"?",    "static",      "dynamic",     "guided",
+                                        "auto", "trapezoidal", "static_steal"};
+    int kind = tomp_g.run_sched_kmp & ~(int)TOMP_SCHED_MONOTONIC;
+    str_printf(&s, "   OMP_SCHEDULE='%s%s", tomp_g.run_sched_kmp < 0 ? "monotonic:" : "",
+               kinds[kind >= 0 && kind <= 6 ? kind : 0]);
+    if (tomp_g.run_sched_kmp_chunk > 0) str_printf(&s, ",%d", tomp_g.run_sched_kmp_chunk);
+    str_puts(&s, "'\n");
+  }
+  str_puts(&s, "   OMP_STACKSIZE=");
+  if (stack % 1024) str_printf(&s, "%zu", stack / 1024);
+  else size_text(&s, stack);
+  str_printf(&s, "\n   OMP_TARGET_OFFLOAD=%s\n",
+             tomp_g.target_offload == TOMP_OFFLOAD_MANDATORY  ? "MANDATORY"
+             : tomp_g.target_offload == TOMP_OFFLOAD_DISABLED ? "DISABLED"
+                                                              : "DEFAULT");
+  str_printf(&s, "   OMP_TEAMS_THREAD_LIMIT=%d\n", tomp_g.teams_thread_limit);
+  str_printf(&s, "   OMP_THREAD_LIMIT=%u\n", icv->thread_limit);
+  str_printf(&s, "   OMP_WAIT_POLICY=%s\n", tomp_g.wait_policy == 1 ? "ACTIVE" : "PASSIVE");
+  /* libomp lists KMP_AFFINITY last */
+  str_printf(&s, "   KMP_AFFINITY='%s'\n\n", tomp_env_kmp_affinity_shown());
   fflush(stderr);
   write_all(2, s.p, s.n);
   free(s.p);

@@ -28,7 +28,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "abi.h"
 #include "affinity.h"
+#include "env_kmp.h"
 
 int tomp_env_display;
 unsigned long tomp_env_spin_count_shown;
@@ -84,6 +86,13 @@ static bool parse_bool(const char *s, bool *out) {
 }
 
 static const char *getenv_set(const char *name) { return getenv(name); }
+
+/* the parsers for env_kmp.c (env_kmp.h) */
+bool tomp_env_scan_ulong(const char **sp, unsigned long max, unsigned long *out) {
+  return scan_ulong(sp, max, out);
+}
+bool tomp_env_scan_word(const char **sp, const char *w) { return scan_word(sp, w); }
+bool tomp_env_at_end(const char *s) { return at_end(s); }
 
 /* ---- one function per variable --------------------------------------------------------- */
 
@@ -204,7 +213,7 @@ static void env_schedule(void) {
 static int env_proc_bind(bool *given) {
   const char *v = getenv_set("OMP_PROC_BIND");
   *given = false;
-  if (!v) return 0;
+  if (!v || tomp_env_kmp_outranks("OMP_PROC_BIND")) return 0;
   bool b;
   if (parse_bool(v, &b)) {
     *given = true;
@@ -263,6 +272,8 @@ static void env_target_offload(void) {
 
 /* number[B|K|M|G], unit K when absent */
 static void env_stacksize(void) {
+  /* both called: each set one says it is ignored */
+  if (tomp_env_kmp_outranks("OMP_STACKSIZE") | tomp_env_kmp_outranks("GOMP_STACKSIZE")) return;
   const char *name = "OMP_STACKSIZE";
   const char *v = getenv_set(name);
   if (!v) {
@@ -297,16 +308,27 @@ static void env_stacksize(void) {
 #define SPIN_ACTIVE 30000000000ul /* practically forever */
 #define SPIN_OVERSUB_ACTIVE 1000ul
 
+void tomp_env_spin_active(void) {
+  tomp_spin_count = SPIN_ACTIVE;
+  /* spinning forever while our CPU is what the awaited thread needs helps nobody */
+  tomp_spin_count_oversub = SPIN_OVERSUB_ACTIVE;
+  tomp_spin_oversub_scaled = false; /* asked for: active waits, however many threads */
+  tomp_busy_sampling = false;       /* and however busy the machine */
+}
+
+void tomp_env_spin_set(unsigned long x) {
+  tomp_spin_count = x;
+  if (tomp_spin_count_oversub > x) tomp_spin_count_oversub = x;
+  tomp_busy_sampling = false; /* the count asked for, however busy the machine */
+}
+
 static void env_wait_policy(void) {
   const char *v = getenv_set("OMP_WAIT_POLICY");
+  if (v && tomp_env_kmp_outranks("OMP_WAIT_POLICY")) v = NULL; /* KMP_LIBRARY decides */
   if (v) {
     if (is_word(v, "active")) {
       tomp_g.wait_policy = 1;
-      tomp_spin_count = SPIN_ACTIVE;
-      /* spinning forever while our CPU is what the awaited thread needs helps nobody */
-      tomp_spin_count_oversub = SPIN_OVERSUB_ACTIVE;
-      tomp_spin_oversub_scaled = false; /* asked for: active waits, however many threads */
-      tomp_busy_sampling = false;       /* and however busy the machine */
+      tomp_env_spin_active();
     } else if (is_word(v, "passive")) {
       tomp_g.wait_policy = 0;
       tomp_spin_count = 0;
@@ -347,9 +369,7 @@ static void env_wait_policy(void) {
       return;
     }
   }
-  tomp_spin_count = x;
-  if (tomp_spin_count_oversub > x) tomp_spin_count_oversub = x;
-  tomp_busy_sampling = false; /* the count asked for, however busy the machine */
+  tomp_env_spin_set(x);
 }
 
 static void env_display_env(void) {
@@ -384,6 +404,46 @@ static void env_affinity_format(void) {
   if (!tomp_g.affinity_format) tomp_fatal("out of memory");
 }
 
+/* OMP_PLACES that does not parse: for a clang-only process libomp's choice, one place per
+ * core, with libomp's message number (its OMP_PLACES warning); else none (tomp's message). */
+static bool places_fallback(const char *pl) {
+  if (!tomp_llvm_only()) return tomp_places_parse("OMP_PLACES", pl);
+  bool off = tomp_warnings_off;
+  tomp_warnings_off = true; /* the one message is the one below */
+  bool ok = tomp_places_parse("OMP_PLACES", pl);
+  tomp_warnings_off = off;
+  if (ok) return true;
+  tomp_warn_llvm(250, "OMP_PLACES='%s' is not a valid place list; using \"cores\"", pl);
+  tomp_env_places_name = "cores";
+  return tomp_places_parse("OMP_PLACES", "cores");
+}
+
+/* Places: OMP_PLACES, else libgomp's GOMP_CPU_AFFINITY (one place per CPU listed), turns
+ * binding on unless OMP_PROC_BIND says false (then GOMP_CPU_AFFINITY is not even read, as
+ * in libgomp); OMP_PROC_BIND alone binds to one place per hardware thread (or per
+ * KMP_AFFINITY's granularity). */
+static void env_places(bool bind_given) {
+  const char *pl = getenv_set("OMP_PLACES");
+  bool bind_off = bind_given && tomp_g.icv.bind == TOMP_BIND_FALSE;
+  const char *gca = bind_off || pl ? NULL : getenv_set("GOMP_CPU_AFFINITY");
+  if ((pl && places_fallback(pl)) || (gca && tomp_places_parse_cpus("GOMP_CPU_AFFINITY", gca))) {
+    if (pl && !tomp_env_places_name && isalpha((unsigned char)*skip_blank(pl))) {
+      static char name[32]; /* for the KMP_SETTINGS listing: "cores", "threads(4)" */
+      snprintf(name, sizeof name, "%s", skip_blank(pl));
+      tomp_env_places_name = name;
+    }
+    if (!bind_given) {
+      tomp_g.icv.bind = TOMP_BIND_TRUE;
+      tomp_g.bind_list[0] = TOMP_BIND_TRUE;
+    }
+  } else if (bind_given && !bind_off) {
+    const char *g = tomp_env_kmp_granularity();
+    if (g && tomp_places_parse("KMP_AFFINITY", g)) tomp_env_places_name = g;
+    else tomp_places_default();
+  }
+  if (bind_off) tomp_places_clear();
+}
+
 void tomp_env_init(void) {
   /* defaults */
   tomp_g.icv.nthreads = tomp_num_procs;
@@ -412,6 +472,8 @@ void tomp_env_init(void) {
   tomp_g.target_offload = TOMP_OFFLOAD_DEFAULT;
   tomp_g.affinity_format = strdup(tomp_affinity_format_default());
   if (!tomp_g.affinity_format) tomp_fatal("out of memory");
+
+  tomp_env_kmp_early(); /* KMP_WARNINGS first */
 
   int dyn = 0;
   env_bool("OMP_DYNAMIC", &dyn);
@@ -447,7 +509,9 @@ void tomp_env_init(void) {
 
   env_stacksize();
   env_wait_policy();
+  tomp_env_kmp_wait();
   tomp_env_spin_count_shown = tomp_spin_count;
+  tomp_env_kmp_init();
 
   int canc = 0;
   env_bool("OMP_CANCELLATION", &canc);
@@ -475,22 +539,8 @@ void tomp_env_init(void) {
   tomp_g.display_affinity = da;
   env_affinity_format();
 
-  /* Places: OMP_PLACES, else libgomp's GOMP_CPU_AFFINITY (one place per CPU listed), turns
-   * binding on unless OMP_PROC_BIND says false (then GOMP_CPU_AFFINITY is not even read, as
-   * in libgomp); OMP_PROC_BIND alone binds to one place per hardware thread. */
-  const char *pl = getenv_set("OMP_PLACES");
-  bool bind_off = bind_given && tomp_g.icv.bind == TOMP_BIND_FALSE;
-  const char *gca = bind_off || pl ? NULL : getenv_set("GOMP_CPU_AFFINITY");
-  if ((pl && tomp_places_parse("OMP_PLACES", pl)) ||
-      (gca && tomp_places_parse_cpus("GOMP_CPU_AFFINITY", gca))) {
-    if (!bind_given) {
-      tomp_g.icv.bind = TOMP_BIND_TRUE;
-      tomp_g.bind_list[0] = TOMP_BIND_TRUE;
-    }
-  } else if (bind_given && !bind_off) {
-    tomp_places_default();
-  }
-  if (bind_off) tomp_places_clear();
+  if (!tomp_env_kmp_affinity()) env_places(bind_given);
+  tomp_env_kmp_report(); /* before the first binding, which KMP_AFFINITY=verbose shows */
   if (tomp_g.icv.bind != TOMP_BIND_FALSE) tomp_affinity_bind_initial();
 
   env_display_env();

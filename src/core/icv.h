@@ -70,6 +70,15 @@ typedef struct tomp_global {
   int debug;                /* debug-var: OMP_DEBUG=enabled (OMPD, src/ompd) */
   int run_sched_kmp;        /* initial run-sched-var as libomp reads the environment */
   int run_sched_kmp_chunk;
+  /* libomp's own settings (KMP_*, env_kmp.c; docs/kmp-abi.md, "libomp's environment
+   * variables") */
+  int kmp_blocktime;        /* ms kmp_get_blocktime answers (INT_MAX: infinite) */
+  int kmp_library;          /* 1 serial, 2 turnaround, 3 throughput */
+  int kmp_disp_num_buffers; /* KMP_DISP_NUM_BUFFERS (1..4096; no effect on tomp's loops) */
+  int kmp_teams_thread_limit; /* KMP_TEAMS_THREAD_LIMIT, 0 unset: threads of a teams region */
+  int kmp_deterministic_reduction; /* KMP_DETERMINISTIC_REDUCTION: clang reductions in order */
+  int task_throttling; /* a creator whose deque is full runs the task (KMP_ENABLE_TASK_THROTTLING) */
+  int kmp_teams_proc_bind; /* KMP_TEAMS_PROC_BIND: a host league's teams on places (TOMP_BIND_*) */
 } tomp_global_t;
 
 enum { TOMP_OFFLOAD_DEFAULT, TOMP_OFFLOAD_MANDATORY, TOMP_OFFLOAD_DISABLED };

@@ -5,10 +5,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "abi.h"
 #include "internal.h"
 
 tomp_global_t tomp_g;
 unsigned long tomp_spin_count = 1ul << 16;
+unsigned long tomp_spin_polls_per_ms = 1ul << 15;
+bool tomp_warnings_off;
 unsigned long tomp_spin_count_oversub = 256;
 bool tomp_spin_oversub_scaled = true;
 unsigned tomp_nthreads_live = 1;
@@ -28,6 +31,7 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap) {
 }
 
 void tomp_warn(const char *fmt, ...) {
+  if (__atomic_load_n(&tomp_warnings_off, __ATOMIC_RELAXED)) return;
   va_list ap;
   va_start(ap, fmt);
   vmsg("tomp: ", fmt, ap);
@@ -35,8 +39,19 @@ void tomp_warn(const char *fmt, ...) {
 }
 
 void tomp_warn_llvm(int number, const char *fmt, ...) {
+  if (__atomic_load_n(&tomp_warnings_off, __ATOMIC_RELAXED)) return;
   char prefix[32];
   snprintf(prefix, sizeof prefix, "OMP: Warning #%d: ", number);
+  va_list ap;
+  va_start(ap, fmt);
+  vmsg(prefix, fmt, ap);
+  va_end(ap);
+}
+
+void tomp_inform(int number, const char *fmt, ...) {
+  char prefix[32];
+  if (tomp_llvm_only()) snprintf(prefix, sizeof prefix, "OMP: Info #%d: ", number);
+  else snprintf(prefix, sizeof prefix, "tomp: ");
   va_list ap;
   va_start(ap, fmt);
   vmsg(prefix, fmt, ap);
@@ -103,6 +118,25 @@ static void calibrate_spin(void) {
   }
   if (best < 0.5) best = 0.5;
   tomp_spin_count = (unsigned long)(TOMP_SPIN_NS / best);
+  tomp_spin_polls_per_ms = (unsigned long)(1e6 / best); /* KMP_BLOCKTIME's unit (env_kmp.c) */
+}
+
+/* glibc's malloc serves a block of 128 KiB or more with an mmap of its own and gives the
+ * heap's top back to the system once 128 KiB of it are free; both thresholds rise when the
+ * program frees an mmapped block larger than the mmap threshold (mallopt(3): it becomes the
+ * block's size, the trim threshold twice that).  A program that allocates and frees a few
+ * temporaries just under 128 KiB per time step then faults their pages in again every step:
+ * LULESH -s 12 -i 100 took 14,386 page faults on tomp, about 20 ms of a 0.1 s run at one
+ * thread, against 475 on libomp 14, whose start-up happens to free a block of 1 MiB (strace:
+ * an mmap of 1,052,672 bytes and its munmap) and so raises both thresholds for the program.
+ * tomp does the same on purpose: one block of 1 MiB, mapped and unmapped, none of its pages
+ * touched but the header's.  A threshold the user set (mallopt, MALLOC_MMAP_THRESHOLD_,
+ * MALLOC_TRIM_THRESHOLD_, GLIBC_TUNABLES) stops glibc's adjustment and stays as set. */
+static void malloc_thresholds(void) {
+#ifdef __GLIBC__
+  void *volatile block = malloc((size_t)1 << 20);
+  free(block);
+#endif
 }
 
 void tomp_init(void) {
@@ -110,6 +144,7 @@ void tomp_init(void) {
   long np = sysconf(_SC_NPROCESSORS_ONLN);
   tomp_num_procs = np > 0 ? (unsigned)np : 1;
   calibrate_spin();
+  malloc_thresholds();
   tomp_affinity_init();
   tomp_env_init();
   tomp_thread_init_initial();

@@ -38,6 +38,11 @@ void tomp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_
  * all clang's where its users look for that form (abi.h; LLVM's env/omp_alloc_env_invalid.c);
  * number is libomp's message number for the same complaint. */
 void tomp_warn_llvm(int number, const char *fmt, ...) __attribute__((format(printf, 2, 3))) TOMP_HIDDEN;
+/* An informational line: libomp's form ("OMP: Info #number: ...") for a clang-only process,
+ * else "tomp: ..." (KMP_AFFINITY=verbose).  Not silenced by KMP_WARNINGS. */
+void tomp_inform(int number, const char *fmt, ...) __attribute__((format(printf, 2, 3))) TOMP_HIDDEN;
+/* KMP_WARNINGS=false, kmp_set_warnings_off(): tomp_warn and tomp_warn_llvm print nothing */
+extern bool tomp_warnings_off TOMP_HIDDEN;
 _Noreturn void tomp_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2))) TOMP_HIDDEN;
 void *tomp_malloc(size_t n) TOMP_HIDDEN;     /* aborts with a message if memory is gone */
 /* error.c: the error directive at(execution): msg (NULL: none; len (size_t)-1: NUL-terminated)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity.h"
 #include "league.h"
 #include "task.h"
 
@@ -40,9 +41,21 @@ static void team_task_init(tomp_thread_t *thr, tomp_region_task_t *rt, tomp_task
 
 void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigned num_teams,
                      unsigned thread_limit) {
-  if (num_teams == 0) num_teams = tomp_g.num_teams > 0 ? (unsigned)tomp_g.num_teams : 1;
+  unsigned kmp_limit = (unsigned)tomp_g.kmp_teams_thread_limit;
+  if (num_teams == 0) {
+    num_teams = tomp_g.num_teams > 0 ? (unsigned)tomp_g.num_teams : 1;
+    /* libomp's KMP_TEAMS_THREAD_LIMIT bounds the threads of all the league's teams: without a
+     * num_teams clause nteams-var is an upper bound (OpenMP 5.1/5.2, teams construct), so it
+     * may lower the number of teams; a clause's lower bound is a minimum, so its number
+     * stands (libomp 14 caps it too). */
+    if (kmp_limit && num_teams > kmp_limit) num_teams = kmp_limit;
+  }
   if (thread_limit == 0 && tomp_g.teams_thread_limit > 0)
     thread_limit = (unsigned)tomp_g.teams_thread_limit;
+  if (kmp_limit) { /* and each team's share of it (thread-limit-var may be lowered) */
+    unsigned share = kmp_limit / num_teams ? kmp_limit / num_teams : 1;
+    if (thread_limit == 0 || thread_limit > share) thread_limit = share;
+  }
 
   tomp_task_t *enc = thr->task;
   /* each team's initial task carries the league's parallel_data (tools interface) */
@@ -50,7 +63,9 @@ void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
   tomp_task_t *initial = &rt.task;
   bool observed = tomp_listening();
   if (observed) tomp_ev_league_(thr, ompt_scope_begin, enc, &rt.parallel_data, num_teams);
+  tomp_league_aff_t aff = {-1, NULL};
   for (unsigned k = 0; k < num_teams; k++) {
+    tomp_affinity_league_team(thr, k, num_teams, &aff);
     team_task_init(thr, &rt, enc, k, thread_limit);
     tomp_task_enter(thr, initial, enc, NULL, TOMP_ENTER_BARE);
     if (observed) {
@@ -65,6 +80,7 @@ void tomp_league_run(tomp_thread_t *thr, void (*fn)(void *), void *data, unsigne
     }
     tomp_task_leave(thr, initial, enc, TOMP_ENTER_BARE);
   }
+  tomp_affinity_league_end(thr, &aff);
   if (observed) tomp_ev_league_(thr, ompt_scope_end, enc, &rt.parallel_data, num_teams);
 }
 

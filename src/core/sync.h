@@ -50,8 +50,13 @@ static inline void tomp_cpu_relax(void) {
 #endif
 }
 
+/* tomp's threads inside tomp_futex_wait: not runnable (wait.c counts them out of the runnable
+ * threads it may blame on another program) */
+extern uint32_t tomp_nthreads_sleeping;
 static inline void tomp_futex_wait(uint32_t *addr, uint32_t val) {
+  __atomic_add_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
   syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+  __atomic_sub_fetch(&tomp_nthreads_sleeping, 1, __ATOMIC_RELAXED);
 }
 
 static inline void tomp_futex_wake(uint32_t *addr, int n) {
@@ -62,6 +67,7 @@ static inline void tomp_futex_wake(uint32_t *addr, int n) {
  * reduced when threads outnumber processors or the machine is busy (spinning then only
  * steals the CPU the thread we wait for needs). */
 extern unsigned long tomp_spin_count;
+extern unsigned long tomp_spin_polls_per_ms; /* polls in a millisecond, measured at start-up */
 extern unsigned long tomp_spin_count_oversub;
 /* false with OMP_WAIT_POLICY=active: the oversubscribed budget stays whole (see below) */
 extern bool tomp_spin_oversub_scaled;
@@ -96,7 +102,7 @@ __attribute__((visibility("hidden")));
  * proportion, and a team far larger than the machine sleeps at once (a region of 10,000
  * threads on 2 CPUs: 256 yields per wait and thread were 6.8 s; docs/benchmarks.md). */
 static inline unsigned long tomp_spins_oversub(unsigned live) {
-  unsigned long b = tomp_spin_count_oversub;
+  unsigned long b = tomp_load_rlx(&tomp_spin_count_oversub); /* kmp_set_blocktime writes it */
   return tomp_spin_oversub_scaled ? b * tomp_num_procs / live : b;
 }
 
@@ -114,7 +120,7 @@ static inline unsigned long tomp_spins(void) {
   if (tomp_likely(live <= tomp_num_procs)) {
     if (tomp_unlikely(tomp_load_rlx(&tomp_machine_busy))) return tomp_spins_busy();
     tomp_wait_yields = false;
-    return tomp_spin_count;
+    return tomp_load_rlx(&tomp_spin_count);
   }
   if (tomp_unlikely(tomp_load_rlx(&tomp_yield_slow))) return tomp_spins_busy();
   tomp_wait_yields = true;

@@ -461,7 +461,8 @@ static tomp_deque_t *post(tomp_thread_t *thr, tomp_team_tasks_t *tt, tomp_xtask_
       (!locked || in_barrier(thr) || allowed(x, thr->task, NULL))) {
     d = tt->dq[thr->tid];
     if (!dq_push(d, x)) {
-      if (!locked && d != &dq_none) return POST_FULL;
+      /* KMP_ENABLE_TASK_THROTTLING=0 (env_kmp.c): to the shared list instead, however many */
+      if (!locked && d != &dq_none && tomp_likely(tomp_g.task_throttling)) return POST_FULL;
       d = dq_make(tt, thr->tid, d, x);
     }
   }
@@ -679,14 +680,23 @@ static void complete(tomp_xtask_t *x) {
     }
     return;
   }
-  /* the state (an exchange), the parent's children, the reference (the team's count only
-   * now and then: uncount_task) */
+  /* The parent's children, and the reference unless it is the last one (the team's count
+   * only now and then: uncount_task).  Nobody waits for a deferred task's state: it says
+   * DONE for a debugger only, so a plain store will do.  x's own reference is its last
+   * when nobody else holds one (its children are gone, no fulfilment is reporting), and then
+   * nobody can take one any more (only x's body makes children): freed without an RMW. */
   TOMP_COUNT_ADD(TOMP_CNT_TASK, EPISODE, 1);
-  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 3 + (tg != NULL));
-  __atomic_store_n(&x->state, TOMP_XS_DONE, __ATOMIC_SEQ_CST);
+  tomp_store_rlx(&x->state, TOMP_XS_DONE);
+  TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1 + (tg != NULL));
   if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
   if (tg) taskgroup_leave(team, tg);
-  xtask_unref(x); /* its reference on p goes when x is freed */
+  /* its reference on p goes when x is freed */
+  if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)) {
+    xtask_free(x);
+  } else {
+    TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
+    xtask_unref(x);
+  }
   tomp_team_tasks_t *tt = team->tasks;
   /* A thread outside the team (omp_fulfill_event from anywhere) may still be in
    * tomp_barrier_tasks_done when the team has left the barrier and forks again; the join
@@ -813,7 +823,9 @@ run_task_body(tomp_thread_t *thr, tomp_xtask_t *x, const bool observed, const in
     /* one in TOMP_SHORT_SAMPLE deferred runs gives its function a first verdict, or keeps
      * a long one's current (task.h, short tasks) */
     tomp_task_ctx_t *c = thr->task_ctx;
-    if (tomp_unlikely(c && ++c->nrun % TOMP_SHORT_SAMPLE == 0)) {
+    /* not with a tool: its tasks never run at once by choice, so nobody reads the verdict,
+     * and the samples' clock calls and the shared table's line would be paid per task */
+    if (!observed && tomp_unlikely(c && ++c->nrun % TOMP_SHORT_SAMPLE == 0)) {
       uint64_t t0 = tomp_now_ns();
       x->t.fn(x->t.data);
       tomp_task_stat_add(tomp_runner_entry(x->t.fn, x->t.data), tomp_now_ns() - t0);
@@ -1044,15 +1056,12 @@ static inline __attribute__((always_inline)) void count_deferred(tomp_task_t *p,
   if (x->t.taskgroup) __atomic_add_fetch(&x->t.taskgroup->count, 1, __ATOMIC_RELAXED);
 }
 
-/* tomp_task_alloc + tomp_task_submit for the common deferred task, with no event site (a tool is
- * seen by tomp_task_submit).  The caller found that the task does not run at once (so there is a
- * team and the encountering task is not final) and that it has no dependences, event or
- * copy function; f is TOMP_TF_UNTIED | TOMP_TF_FINAL | TOMP_TF_MERGEABLE at most.  The
- * argument area gets a copy of data (if not NULL), then whatever fill(args, fill_ctx) writes
- * (if not NULL: taskloop's chunk bounds). */
-void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
-                     size_t arg_align, unsigned f, int priority,
-                     void (*fill)(void *args, void *ctx), void *fill_ctx) {
+/* tomp_task_alloc + tomp_task_submit for the common deferred task (task.h).  Written once,
+ * compiled twice: observed adds the task_create event and the fields only a tool reads. */
+static inline __attribute__((always_inline)) void
+defer_body(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, size_t arg_align,
+           unsigned f, int priority, void (*fill)(void *args, void *ctx), void *fill_ctx,
+           const bool observed) {
   tomp_team_t *team = tomp_load_rlx(&thr->team);
   tomp_task_t *p = tomp_load_rlx(&thr->task);
   void *args;
@@ -1073,6 +1082,13 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
      * Collector session) sees it scheduled: with empty data, not its block's last user's */
     x->t.task_data.value = 0;
   }
+  if (observed) {
+    /* the frame record's other half, as xtask_init leaves it (the block's last user may have
+     * been a tiny task, which leaves frames alone) */
+    x->t.frame.exit_frame.ptr = NULL;
+    x->t.frame.enter_frame.ptr = NULL;
+    x->t.frame.exit_frame_flags = 0;
+  }
   x->t.parent = p;
   x->t.team = team;
   x->t.icv = p->icv;
@@ -1090,10 +1106,22 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
   x->refs = 1;
   x->pending = 1;
   count_deferred(p, x);
+  if (observed) ompt_task_create(thr, p, x, false); /* as submit_body: counted, not queued */
   tomp_team_tasks_t *tt = team->tasks;
   tomp_task_pinfo(p);
   count_task(thr, team, tt);
   post_created(thr, team, tt, x);
+}
+
+void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
+                     size_t arg_align, unsigned f, int priority,
+                     void (*fill)(void *args, void *ctx), void *fill_ctx) {
+  defer_body(thr, fn, data, arg_size, arg_align, f, priority, fill, fill_ctx, false);
+}
+
+void tomp_task_defer_observed(tomp_thread_t *thr, void (*fn)(void *), void *data,
+                              size_t arg_size, size_t arg_align, unsigned f, int priority) {
+  defer_body(thr, fn, data, arg_size, arg_align, f, priority, NULL, NULL, true);
 }
 
 /* Run at once when key's tasks are short (or to time one), as described in task.h. */

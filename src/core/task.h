@@ -301,11 +301,13 @@ bool tomp_task_memory(const tomp_task_t *t, void **addr, size_t *size) TOMP_HIDD
  * if(0), inside a final task or outside any team; it may, and is cheaper so, when nobody
  * else could run it sooner: in a team of one, or when the team's queue is already long (a
  * load, not an RMW: the running threads keep writing that line, and a shared read slows
- * them down less than taking it exclusively on every creation). */
+ * them down less than taking it exclusively on every creation), unless
+ * KMP_ENABLE_TASK_THROTTLING=0 asks for every task to be queued (read only then). */
 static inline bool tomp_task_runs_at_once(tomp_thread_t *thr, unsigned flags) {
   tomp_team_t *team = thr->team;
   return (flags & TOMP_TF_UNDEFERRED) || !team || team->nthreads == 1 || thr->task->in_final ||
-         tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads;
+         (tomp_load_rlx(&((tomp_team_tasks_t *)team->tasks)->ntasks) > 64u * team->nthreads &&
+          tomp_g.task_throttling);
 }
 /* Are the dependences of a task created now already met, whatever they are?  Yes when every
  * earlier sibling has completed (depend clauses order siblings only); a task that then runs
@@ -324,6 +326,13 @@ static inline bool tomp_task_deps_met(tomp_thread_t *thr) {
 void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size,
                      size_t arg_align, unsigned flags, int priority,
                      void (*fill)(void *args, void *ctx), void *fill_ctx) TOMP_HIDDEN;
+/* The same with a tool listening (without fill): the task_create event, and a block set up
+ * as tomp_task_create would for everything a tool can read.  The tool path's common task
+ * (GOMP_task without dependences, event or copy function) skips the general path's full
+ * initialisation and its spec. */
+void tomp_task_defer_observed(tomp_thread_t *thr, void (*fn)(void *), void *data,
+                              size_t arg_size, size_t arg_align, unsigned flags,
+                              int priority) TOMP_HIDDEN;
 void tomp_taskwait(tomp_thread_t *thr) TOMP_HIDDEN;
 /* No-tool copies of tomp_task_undeferred and tomp_taskwait: no OMPT event site at all.  For
  * entry points that took their TOMP_OBSERVED_PATH test (no tool, no Collector session). */

@@ -226,6 +226,20 @@ static inline __attribute__((always_inline)) void fork_master_enter(tomp_thread_
   thr->tid = 0;
 }
 
+/* ---- Starting the workers ---- */
+
+/* Hand workers [from, to) their parts.  Those asleep on the team's park word are woken
+ * together after the last hand-over, by one futex call: with the tree release below, that
+ * call (the primary's) wakes every sleeper of the team at once, and the tree hands each its
+ * part as they come up. */
+static inline __attribute__((always_inline)) void
+fork_hand_range(tomp_team_t *team, unsigned from, unsigned to, void (*fn)(void *), void *data) {
+  bool wake = false;
+  for (unsigned i = from; i < to; i++)
+    wake |= tomp_worker_hand(team->threads[i], team, i, fn, data);
+  if (tomp_unlikely(wake)) tomp_park_wake(tomp_team_park_word(team));
+}
+
 /* ---- The tree-shaped release of a large team ---- */
 
 /* Worker i starts workers i * FANOUT + 1 .. i * FANOUT + FANOUT (the primary 1 .. FANOUT)
@@ -237,8 +251,8 @@ static void tree_body(void *data) {
   tomp_team_t *team = t->team;
   void (*fn)(void *) = team->tree_fn;
   unsigned n = team->nthreads, first = t->tid * TOMP_TREE_FANOUT + 1;
-  for (unsigned c = first; c < n && c < first + TOMP_TREE_FANOUT; c++)
-    tomp_worker_start(team->threads[c], team, c, tree_body, data);
+  fork_hand_range(team, first, n < first + TOMP_TREE_FANOUT ? n : first + TOMP_TREE_FANOUT,
+                  tree_body, data);
   /* the exit frame is the frame that calls the body: this one */
   tomp_ev_exit_frame(t->task, __builtin_frame_address(0));
   fn(data);
@@ -248,8 +262,7 @@ static void tree_body(void *data) {
 static __attribute__((noinline)) void fork_release_tree(tomp_team_t *team, unsigned n,
                                                         void (*fn)(void *), void *data) {
   TOMP_SET(team->tree_fn, fn);
-  for (unsigned c = 1; c < n && c <= TOMP_TREE_FANOUT; c++)
-    tomp_worker_start(team->threads[c], team, c, tree_body, data);
+  fork_hand_range(team, 1, n < TOMP_TREE_FANOUT + 1 ? n : TOMP_TREE_FANOUT + 1, tree_body, data);
 }
 
 static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), void *data,
@@ -289,10 +302,13 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   /* the implicit tasks written here are read by their threads */
   TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WRITE,
                  n > 1 ? (n - 1) * ((sizeof(tomp_task_t) + TOMP_CACHELINE - 1) / TOMP_CACHELINE) : 0);
-  if (tomp_unlikely(n > TOMP_TREE_MIN))
+  /* A team whose workers sleep is released flat: its wake-up costs far more than N-1
+   * exchanges in a row, and one wake-up after them finds every sleeper with its part (the
+   * tree would wake them all at its first step, most of them before their part is there). */
+  if (tomp_unlikely(n > TOMP_TREE_MIN) && !tomp_worker_parked(team->threads[1]))
     fork_release_tree(team, n, fn, data);
-  else
-    for (unsigned i = 1; i < n; i++) tomp_worker_start(team->threads[i], team, i, fn, data);
+  else if (n > 1)
+    fork_hand_range(team, 1, n, fn, data);
 
   tomp_bind_thread(thr, team, bind);
   if (observed) {

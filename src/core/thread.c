@@ -78,8 +78,23 @@ static void initial_exit_key_make(void) {
   pthread_key_create(&initial_exit_key, initial_exit);
 }
 
-/* go word states */
-enum { GO_BUSY = 0, GO_WORK = 1, GO_IDLE = 2, GO_SLEEP = 3, GO_DEAD = 4, GO_END = 5 };
+/* go word states.  A sleeping worker is GO_SLEEP on its go word, or GO_PARKED on its team's
+ * park word (t->park_word), where its primary's next fork wakes it together with the team's
+ * other sleepers: one futex call per fork instead of one per worker. */
+enum {
+  GO_BUSY = 0,
+  GO_WORK = 1,
+  GO_IDLE = 2,
+  GO_SLEEP = 3,
+  GO_DEAD = 4,
+  GO_END = 5,
+  GO_PARKED = 6
+};
+
+/* Polls at most (the wait policy's budget, tomp_spins, bounds it) of a worker that a park
+ * word's wake-up found without work: its team is most likely forking, and the hand-over that
+ * wakes its go word follows within a few hand-overs (the tree release, team.c). */
+#define PARK_POLLS 128
 
 static tomp_mutex_t pool_lock = TOMP_MUTEX_INIT;
 static tomp_thread_t *pool_head;
@@ -133,6 +148,9 @@ tomp_thread_t *tomp_thread_init_foreign(void) {
 static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, tomp_team_t *team,
                                                              const bool observed) {
   tomp_store_rlx(&t->team_busy, 1); /* published by our arrival at the closing barrier */
+  /* read while the team's fields hold still; a waker reads it after seeing GO_PARKED */
+  tomp_store_rlx(&t->park_word, tomp_team_park_word(team));
+  t->park_woken = false;
   t->team = team;
   t->tid = t->next_tid;
   t->task = &team->implicit[t->tid];
@@ -168,6 +186,30 @@ tomp_icv_t *tomp_icv_taskless(tomp_thread_t *thr) {
 
 tomp_icv_t *tomp_icv_slow(void) { return tomp_icv_of(tomp_thread()); }
 
+/* An idle worker's sleep on its team's park word (g: its go word, GO_IDLE or GO_WORK/END
+ * if a hand-over came meanwhile).  Returns go's value after it.  A waker changes go first,
+ * then bumps the word and wakes it (tomp_park_wake); we read the word before we look at go
+ * once more, so either we see the hand-over or the futex wait sees the bump. */
+static uint32_t park(tomp_thread_t *t, uint32_t g) {
+  uint32_t idle = GO_IDLE;
+  if (g != GO_IDLE || !tomp_cas(&t->go, &idle, GO_PARKED)) return g == GO_IDLE ? idle : g;
+  uint32_t *word = tomp_load_rlx(&t->park_word);
+  uint32_t s = __atomic_load_n(word, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&t->go, __ATOMIC_SEQ_CST) == GO_PARKED) tomp_futex_wait(word, s);
+  if ((g = tomp_load_acq(&t->go)) != GO_PARKED) return g;
+  uint32_t parked = GO_PARKED;
+  if (!tomp_cas(&t->go, &parked, GO_IDLE)) return parked; /* handed a team (or an end) */
+  /* Woken without work: a fork woke the word for others of our team (the tree release
+   * hands over to us a few steps later) or a stray wake-up.  Poll a while, then sleep on
+   * go, where one wake-up is ours alone. */
+  t->park_woken = true;
+  unsigned long n = tomp_spins();
+  if (n > PARK_POLLS) n = PARK_POLLS;
+  for (unsigned long i = 0; i < n && (g = tomp_load_acq(&t->go)) != GO_WORK && g != GO_END; i++)
+    tomp_wait_pause();
+  return tomp_load_acq(&t->go);
+}
+
 static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;
@@ -187,6 +229,10 @@ static void *worker_main(void *arg) {
       while (g != GO_WORK && g != GO_END) {
         uint32_t idle = GO_IDLE;
         TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WAIT, 2); /* the exchange to sleep, the futex wait */
+        if (tomp_load_rlx(&t->park_word) && !t->park_woken) {
+          g = park(t, g);
+          continue;
+        }
         if (g == GO_IDLE && !tomp_cas(&t->go, &idle, GO_SLEEP)) {
           g = idle;
           continue;
@@ -303,19 +349,51 @@ void tomp_worker_put(tomp_thread_t *t) {
   tomp_mutex_unlock(&pool_lock);
 }
 
-/* Hand worker t (idle) its part of team. */
-void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
-                       void *data) {
+void tomp_park_wake(uint32_t *word) {
+  TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, RMW, 1);
+  TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WAKE, 1);
+  __atomic_add_fetch(word, 1, __ATOMIC_SEQ_CST);
+  tomp_futex_wake(word, 0x7fffffff);
+}
+
+/* The rare part of a hand-over: t was asleep.  Parked, it stored park_word before, and it
+ * stays asleep on that word until someone bumps it: read after the exchange.  (A stray
+ * wake-up can let it start the region and store its new team's word meanwhile: then we wake
+ * a word it no longer sleeps on, which costs a stray wake-up elsewhere, nothing more.) */
+static __attribute__((noinline, cold)) bool hand_wake(tomp_thread_t *t, tomp_team_t *team,
+                                                      uint32_t was) {
+  if (was == GO_SLEEP) {
+    TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WAKE, 1);
+    tomp_futex_wake(&t->go, 1);
+    return false;
+  }
+  uint32_t *w = tomp_load_rlx(&t->park_word);
+  if (team && w == tomp_team_park_word(team)) return true;
+  tomp_park_wake(w); /* a worker from the pool, parked on its last team's word */
+  return false;
+}
+
+bool tomp_worker_hand(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
+                      void *data) {
   t->next_team = team;
   t->next_tid = tid;
   t->fn = fn;
   t->fn_data = data;
   /* the fields share go's line: one exchange takes it */
   TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, RMW, 1);
-  if (tomp_xchg(&t->go, GO_WORK) == GO_SLEEP) {
-    TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WAKE, 1);
-    tomp_futex_wake(&t->go, 1);
-  }
+  uint32_t was = tomp_xchg(&t->go, GO_WORK);
+  if (tomp_likely(was != GO_SLEEP && was != GO_PARKED)) return false;
+  return hand_wake(t, team, was);
+}
+
+bool tomp_worker_parked(tomp_thread_t *t) {
+  return tomp_load_rlx(&t->go) == GO_PARKED;
+}
+
+/* Hand worker t (idle) its part of team. */
+void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
+                       void *data) {
+  if (tomp_worker_hand(t, team, tid, fn, data)) tomp_park_wake(tomp_team_park_word(team));
 }
 
 /* Finalization of the tool: wake parked worker w to report its thread_end on its own
@@ -324,9 +402,10 @@ bool tomp_worker_request_thread_end(tomp_thread_t *w) {
   tomp_store_rel(&w->ompt_end_req, 1);
   for (;;) {
     uint32_t g = tomp_load_acq(&w->go);
-    if (g != GO_IDLE && g != GO_SLEEP) break;
+    if (g != GO_IDLE && g != GO_SLEEP && g != GO_PARKED) break;
     if (tomp_cas(&w->go, &g, GO_END)) {
       if (g == GO_SLEEP) tomp_futex_wake(&w->go, 1);
+      if (g == GO_PARKED) tomp_park_wake(tomp_load_rlx(&w->park_word)); /* as hand_wake */
       return true;
     }
   }

@@ -28,6 +28,11 @@ typedef struct tomp_thread {
    * worker clears it in the closing barrier whenever it pauses, so the next fork need not
    * wait for it to leave the barrier first (see barrier.c). */
   uint32_t team_busy;
+  /* Where this worker sleeps once idle, on its first sleep after a region: its team's park
+   * word (tomp_team_park_word; NULL: a team beyond the cache, so its own go), and whether a
+   * wake-up from that word found no work, after which it sleeps on go (thread.c) */
+  uint32_t *park_word;
+  bool park_woken;
   tomp_team_t *next_team;
   unsigned next_tid;
   void (*fn)(void *);
@@ -36,6 +41,9 @@ typedef struct tomp_thread {
   pthread_t pthread;
   int lwp;                      /* the kernel's thread id (debuggers name threads by it) */
   int place;                    /* place this thread is bound to, -1 if unbound */
+  /* While this initial thread runs a team of a host league outside any region (league.c):
+   * the team's place partition (KMP_TEAMS_PROC_BIND's share of the list); count 0: none */
+  int league_first, league_count;
   /* Worksharing position: constructs this thread has entered in its current team */
   unsigned ws_count;
   void *ws_cur;                 /* ws.c: the descriptor of the current construct */
@@ -43,6 +51,9 @@ typedef struct tomp_thread {
   /* The initial task of an initial thread, and its cached teams per nesting depth */
   tomp_task_t initial_task;
   tomp_team_t *team_cache[8];
+  /* The park words of the teams this thread forks, one per cached depth: their idle workers
+   * sleep on it, so a fork wakes all of a team's sleepers with one futex call (thread.c) */
+  uint32_t park[8] __attribute__((aligned(TOMP_CACHELINE)));
   void *task_ctx;               /* task.c per-thread state */
   ompt_data_t implicit_parallel_data; /* initial threads: their implicit parallel region */
   /* Event layer (event.c): what an event reports later than the call that caused it */
@@ -62,6 +73,13 @@ typedef struct tomp_thread {
   tomp_task_t *ompd_bp_task;
 } tomp_thread_t;
 
+/* The word the idle workers of team sleep on: its primary's, for the team's depth; NULL for a
+ * team beyond the primary's cache (freed at join: its workers sleep on their own go words). */
+static inline uint32_t *tomp_team_park_word(tomp_team_t *team) {
+  tomp_thread_t *primary = team->threads[0];
+  return team->depth < sizeof primary->park / sizeof primary->park[0] ? &primary->park[team->depth]
+                                                                      : NULL;
+}
 
 extern __thread tomp_thread_t *tomp_self __attribute__((tls_model("initial-exec"))) TOMP_HIDDEN;
 
@@ -106,6 +124,16 @@ void tomp_worker_put(tomp_thread_t *t) TOMP_HIDDEN;
 /* Hand worker t (idle) its part of team: it runs fn(data) as thread tid. */
 void tomp_worker_start(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
                        void *data) TOMP_HIDDEN;
+/* The same for one of several hand-overs of a fork: true if t sleeps on team's park word,
+ * which the caller then wakes once after its last hand-over (tomp_park_wake), for all of
+ * them.  A worker asleep anywhere else is woken here. */
+bool tomp_worker_hand(tomp_thread_t *t, tomp_team_t *team, unsigned tid, void (*fn)(void *),
+                      void *data) TOMP_HIDDEN;
+/* Whether worker t sleeps on its team's park word (a look, no more: it may wake or park
+ * right after). */
+bool tomp_worker_parked(tomp_thread_t *t) TOMP_HIDDEN;
+/* Wake every worker asleep on park word `word`. */
+void tomp_park_wake(uint32_t *word) TOMP_HIDDEN;
 /* Wait until worker t no longer reads its previous team's shared state. */
 void tomp_worker_wait_out(tomp_thread_t *t) TOMP_HIDDEN;
 /* After fork() in the child: the caller's cached teams forget their workers (team.c). */

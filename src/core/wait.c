@@ -18,11 +18,16 @@
  *   its polling cost).  A busy program is runnable at every sample and is seen 1 ms later.
  * - tomp's threads outnumber the CPUs: a poll yields, which hands the CPU to a partner of
  *   ours on an otherwise idle machine (far cheaper than a sleep and a wake-up).  A yield
- *   that keeps us off the CPU for TOMP_YIELD_SLOW_NS gave it to another program: then waits
- *   sleep at once (tomp_yield_slow) until TOMP_YIELD_RETRY_NS later, when yields are tried
- *   again.  (The runnable count cannot tell here: with a team larger than the machine, any
- *   other runnable thread makes it exceed the CPUs, and yields between our own threads are
- *   still worth it when that other thread is on another CPU.)
+ *   that keeps us off the CPU for TOMP_YIELD_SLOW_NS may have given it to another program:
+ *   if more threads are runnable right after it than tomp's threads not asleep on a futex
+ *   (others_runnable), waits sleep at once (tomp_yield_slow) until TOMP_YIELD_RETRY_NS
+ *   later, when yields are tried again.  A slow yield with no such thread gave the CPU to
+ *   one of ours: the primary's serial code between regions, a teammate's share of a loop
+ *   (EPCC's syncbench at 4 threads on 2 CPUs: every run had such yields, each made 100 ms
+ *   of waits sleep, and its barrier cost 10-16 us instead of 5).  (The runnable count alone
+ *   cannot tell: with a team larger than the machine, any other runnable thread makes it
+ *   exceed the CPUs, and yields between our own threads are still worth it when that other
+ *   thread is on another CPU.)
  *
  * One thread at a time reads /proc/loadavg, at most once per TOMP_BUSY_PERIOD_NS, from
  * inside a wait: a program that never waits never reads it, and on an idle machine a wait
@@ -41,6 +46,7 @@
 
 uint32_t tomp_machine_busy;
 uint32_t tomp_yield_slow;
+uint32_t tomp_nthreads_sleeping;
 static uint64_t yield_slow_at; /* tomp_now_ns() when a yield was last found slow */
 /* Polls (without yielding) of a wait on a busy machine before it sleeps: none.  Measured
  * (docs/benchmarks.md, "Contention"): 100 polls (a few microseconds) and 1000 were slower
@@ -64,10 +70,18 @@ static uint32_t busy_score;
 
 /* The running count of /proc/loadavg ("0.52 0.58 0.59 3/123 4567": 3), or -1. */
 static long runnable_threads(void) {
-  if (loadavg_fd < 0) loadavg_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-  if (loadavg_fd < 0) return -1;
+  int fd = tomp_load_acq(&loadavg_fd); /* the descriptor is published by the CAS below */
+  if (fd < 0) { /* any waiter may come here first (tomp_wait_yield): one descriptor is kept */
+    fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int none = -1;
+    if (!tomp_cas(&loadavg_fd, &none, fd)) {
+      close(fd);
+      fd = none;
+    }
+  }
   char buf[128];
-  ssize_t n = pread(loadavg_fd, buf, sizeof buf - 1, 0);
+  ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
   if (n <= 0) return -1;
   buf[n] = 0;
   const char *p = buf;
@@ -109,11 +123,24 @@ void tomp_busy_sample(void) {
   tomp_store_rel(&sampling, 0);
 }
 
+/* Right after a slow yield: is a thread runnable that is not one of ours?  Ours are at most
+ * the live ones not asleep on a futex (the count includes us, running).  A program's own
+ * threads that tomp does not know count as others, as does everything when the count
+ * cannot be read: then the clock alone decides, as it did before the count was consulted. */
+static bool others_runnable(void) {
+  long r = runnable_threads();
+  if (r < 0) return true;
+  long ours =
+      (long)tomp_load_rlx(&tomp_nthreads_live) - (long)tomp_load_rlx(&tomp_nthreads_sleeping);
+  return r > ours;
+}
+
 void tomp_wait_yield(void) {
   uint64_t t0 = tomp_now_ns();
   sched_yield();
   uint64_t t1 = tomp_now_ns();
   if (tomp_likely(t1 - t0 < TOMP_YIELD_SLOW_NS) || !tomp_load_rlx(&tomp_busy_sampling)) return;
+  if (!others_runnable()) return; /* one of ours had the CPU: yielding to it was right */
   /* another program had the CPU: this wait and the next ones sleep instead */
   tomp_wait_yields = false;
   tomp_store_rlx(&yield_slow_at, t1);

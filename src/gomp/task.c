@@ -36,7 +36,10 @@ static int depobj_kind(void **obj) {
  * each pointing to an omp_depend_t {address, kind}.  Returns the number of dependences;
  * *out is buf or a heap array the caller frees.  gcc puts out and inout in one class, so
  * both are inout here (the same ordering; and what a tool is told: inout is the superset a
- * tool can treat safely, and LLVM's libomp reports gcc's class so too). */
+ * tool can treat safely, and LLVM's libomp reports gcc's class so too).  gcc 13 and later
+ * spell omp_all_memory (allowed with out and inout only) as a NULL address in that class,
+ * or in a depend object of kind out or inout: core's all-memory kind, inout for the same
+ * reason. */
 static inline __attribute__((always_inline)) size_t parse_depend(void **depend, tomp_depend_t *buf,
                                                                  tomp_depend_t **out) {
   size_t n, nout, nmutex = 0, nin;
@@ -57,7 +60,7 @@ static inline __attribute__((always_inline)) size_t parse_depend(void **depend, 
   for (size_t i = 0; i < n; i++) {
     if (i < nout) {
       d[i].addr = a[i];
-      d[i].kind = TOMP_DEP_INOUT;
+      d[i].kind = a[i] ? TOMP_DEP_INOUT : TOMP_DEP_INOUT_ALL;
     } else if (i < nout + nmutex) {
       d[i].addr = a[i];
       d[i].kind = TOMP_DEP_MUTEXINOUTSET;
@@ -68,6 +71,8 @@ static inline __attribute__((always_inline)) size_t parse_depend(void **depend, 
       void **obj = a[i];
       d[i].addr = obj[0];
       d[i].kind = depobj_kind(obj);
+      if (!obj[0] && (d[i].kind == TOMP_DEP_OUT || d[i].kind == TOMP_DEP_INOUT))
+        d[i].kind = TOMP_DEP_INOUT_ALL;
     }
   }
   *out = d;
@@ -149,6 +154,13 @@ task_entry(tomp_thread_t *thr, void (*fn)(void *), void *data, void (*cpyfn)(voi
       tomp_task_undeferred(thr, fn, data, sz, tf);
     else
       tomp_task_undeferred_quiet(thr, fn, data, sz, tf);
+    return;
+  }
+  if (observed && !cpyfn && !(flags & (GOMP_TASK_FLAG_DEPEND | GOMP_TASK_FLAG_DETACH))) {
+    /* the tool path's common task, deferred (tomp_task_runs_at_once said no above) */
+    tomp_task_defer_observed(thr, fn, data, arg_size > 0 ? (size_t)arg_size : 0,
+                             arg_align > 0 ? (size_t)arg_align : 1, tf,
+                             (flags & GOMP_TASK_FLAG_PRIORITY) ? task_priority(priority) : 0);
     return;
   }
   create(thr, fn, data, cpyfn, arg_size, arg_align, tf, flags, depend, priority, detach);

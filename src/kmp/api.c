@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "env_kmp.h"
 #include "kmp.h"
 #include "ws.h"
 
@@ -42,22 +43,27 @@ TOMP_EXPORT int kmp_get_stacksize(void) {
   return (int)kmp_get_stacksize_s();
 }
 
-/* ---- blocktime and library mode: kept and answered (tomp's waiting follows
- * OMP_WAIT_POLICY) ---------------------------------------------------------------------- */
+/* ---- blocktime and library mode: set from KMP_BLOCKTIME, KMP_LIBRARY and OMP_WAIT_POLICY at
+ * start-up (src/core/env_kmp.c, which maps them onto tomp's waits); kmp_set_blocktime sets the
+ * waits of the whole process from then on (libomp's: the calling thread's team), the library
+ * mode set is kept and answered ------------------------------------------------------------ */
 
-static int blocktime = -1; /* milliseconds; -1: not set, follow OMP_WAIT_POLICY */
-static int library = 3;    /* throughput */
+static int blocktime = -1; /* milliseconds; -1: not set, the environment's */
+static int library;        /* 0: not set, the environment's */
 
 TOMP_EXPORT void kmp_set_blocktime(int ms) {
-  __atomic_store_n(&blocktime, ms < 0 ? 0 : ms, __ATOMIC_RELAXED);
+  tomp_thread();
+  if (ms < 0) ms = 0;
+  __atomic_store_n(&blocktime, ms, __ATOMIC_RELAXED);
+  tomp_kmp_blocktime_apply(ms);
 }
-/* Unset, it answers as libomp does for the wait policy: active spins forever (INT_MAX),
- * passive sleeps at once (0), otherwise libomp's default of 200 ms. */
+/* Unset, it answers as libomp does: KMP_BLOCKTIME, else by the wait policy: active spins
+ * forever (INT_MAX), passive sleeps at once (0), otherwise libomp's default of 200 ms. */
 TOMP_EXPORT int kmp_get_blocktime(void) {
   int b = __atomic_load_n(&blocktime, __ATOMIC_RELAXED);
   if (b >= 0) return b;
   tomp_thread();
-  return tomp_g.wait_policy == 1 ? INT_MAX : tomp_g.wait_policy == 0 ? 0 : 200;
+  return tomp_g.kmp_blocktime;
 }
 TOMP_EXPORT void kmp_set_library(int mode) {
   if (mode < 1 || mode > 3) {
@@ -77,7 +83,10 @@ TOMP_EXPORT void kmp_set_library_throughput(void) {
   kmp_set_library(3);
 }
 TOMP_EXPORT int kmp_get_library(void) {
-  return __atomic_load_n(&library, __ATOMIC_RELAXED);
+  int l = __atomic_load_n(&library, __ATOMIC_RELAXED);
+  if (l) return l;
+  tomp_thread();
+  return tomp_g.kmp_library;
 }
 
 /* kmp_set_defaults("NAME=value ..."): libomp takes the settings as if they were in the
@@ -114,11 +123,18 @@ TOMP_EXPORT void kmp_set_defaults(const char *str) {
     p += strspn(p, " \t|");
   }
 }
+/* Kept and answered in the KMP_SETTINGS listing only: tomp's dynamic loops have no fixed ring
+ * of buffers.  libomp takes a value in 1..4096 before its initialisation; tomp is initialised
+ * when it is loaded, so this changes nothing either way. */
 TOMP_EXPORT void kmp_set_disp_num_buffers(int n) {
   (void)n;
 }
-TOMP_EXPORT void kmp_set_warnings_on(void) {}
-TOMP_EXPORT void kmp_set_warnings_off(void) {}
+TOMP_EXPORT void kmp_set_warnings_on(void) {
+  __atomic_store_n(&tomp_warnings_off, false, __ATOMIC_RELAXED);
+}
+TOMP_EXPORT void kmp_set_warnings_off(void) {
+  __atomic_store_n(&tomp_warnings_off, true, __ATOMIC_RELAXED);
+}
 
 /* ---- memory --------------------------------------------------------------------------- */
 

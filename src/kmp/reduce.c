@@ -9,6 +9,8 @@
  * between threads, nobody sleeps), else 1 under the lock word the compiler passes in `lck`
  * (kmp_critical_name, shared with critical; sync.c).  The blocking form ends with the
  * construct's barrier in __kmpc_end_reduce. */
+#include <limits.h>
+
 #include "kmp.h"
 #include "lock.h"
 
@@ -16,9 +18,30 @@
 
 /* Per thread: whether the reduction in progress holds its lock word. */
 static __thread bool red_locked __attribute__((tls_model("initial-exec")));
+/* Per thread: whether the reduction in progress holds the team's turn (deterministic order). */
+static __thread bool red_in_turn __attribute__((tls_model("initial-exec")));
 
 static inline bool red_wanted(void) {
   return tomp_listening() && TOMP_EV_WANTED(TOMP_EV_REDUCTION);
+}
+
+/* KMP_DETERMINISTIC_REDUCTION: the threads combine one after the other in the order of
+ * their numbers (team->red_turn, which goes round the team once per construct), so for a
+ * given team size the result is the same at every run, whatever order they arrive in.  The
+ * copies are combined in a chain, thread 0's first (libomp combines them in a tree: the
+ * rounding differs from libomp's, the reproducibility is the same). */
+static void turn_wait(tomp_team_t *team, unsigned tid) {
+  for (unsigned i = 0;; i++) {
+    uint32_t t = __atomic_load_n(&team->red_turn, __ATOMIC_ACQUIRE);
+    if (t == tid) return;
+    if (i < 1000) tomp_cpu_relax();
+    else tomp_futex_wait(&team->red_turn, t);
+  }
+}
+
+static void turn_pass(tomp_team_t *team, unsigned tid) {
+  __atomic_store_n(&team->red_turn, tid + 1 < team->nthreads ? tid + 1 : 0, __ATOMIC_RELEASE);
+  tomp_futex_wake(&team->red_turn, INT_MAX);
 }
 
 static kmp_int32 reduce_begin(tomp_thread_t *thr, const ident_t *loc, kmp_critical_name *lck) {
@@ -26,6 +49,11 @@ static kmp_int32 reduce_begin(tomp_thread_t *thr, const ident_t *loc, kmp_critic
   if (red_wanted()) tomp_ev_reduction_(thr, ompt_scope_begin);
   red_locked = false;
   if (!team || team->nthreads == 1) return KMP_REDUCE_COMBINE;
+  if (tomp_unlikely(tomp_g.kmp_deterministic_reduction)) {
+    turn_wait(team, thr->tid);
+    red_in_turn = true;
+    return KMP_REDUCE_COMBINE;
+  }
   if (loc && (loc->flags & KMP_IDENT_ATOMIC_REDUCE)) return KMP_REDUCE_ATOMIC;
   uint32_t *w = (uint32_t *)(void *)lck;
   if (tomp_listening()) tomp_ev_mutex_acquire(thr, TOMP_MUTEX_CRITICAL, 0, w);
@@ -36,6 +64,10 @@ static kmp_int32 reduce_begin(tomp_thread_t *thr, const ident_t *loc, kmp_critic
 }
 
 static void reduce_end(tomp_thread_t *thr, kmp_critical_name *lck) {
+  if (tomp_unlikely(red_in_turn)) {
+    red_in_turn = false;
+    turn_pass(thr->team, thr->tid);
+  }
   if (red_locked) {
     uint32_t *w = (uint32_t *)(void *)lck;
     red_locked = false;

@@ -1,4 +1,4 @@
-/* Every environment variable tomp reads at start-up (src/core/env.c, alloc.c): the input is
+/* Every environment variable tomp reads at start-up (src/core/env.c, env_kmp.c, alloc.c): the input is
  * a list of settings, each a byte choosing the variable and its value up to the next newline;
  * tomp_env_init then reads them all, as at start-up.  Properties: the ICVs stay in their
  * ranges whatever the values (a bad value gets a warning and the default). */
@@ -13,7 +13,9 @@ static const char *const vars[] = {
     "GOMP_SPINCOUNT",        "OMP_DYNAMIC",      "OMP_THREAD_LIMIT",       "OMP_NESTED",
     "OMP_MAX_ACTIVE_LEVELS", "OMP_CANCELLATION", "OMP_TARGET_OFFLOAD",     "OMP_DEFAULT_DEVICE",
     "OMP_MAX_TASK_PRIORITY", "OMP_NUM_TEAMS",    "OMP_TEAMS_THREAD_LIMIT", "OMP_DISPLAY_AFFINITY",
-    "OMP_AFFINITY_FORMAT",   "OMP_DISPLAY_ENV",  "OMP_ALLOCATOR",          "OMP_TOOL"};
+    "OMP_AFFINITY_FORMAT",   "OMP_DISPLAY_ENV",  "OMP_ALLOCATOR",          "OMP_TOOL",
+    "KMP_AFFINITY",          "KMP_BLOCKTIME",    "KMP_LIBRARY",            "KMP_STACKSIZE",
+    "KMP_WARNINGS",          "KMP_DISP_NUM_BUFFERS", "KMP_TEAMS_THREAD_LIMIT"};
 enum { NVARS = sizeof vars / sizeof vars[0] };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -41,5 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FUZZ_ASSERT(tomp_g.max_task_priority >= 0);
   FUZZ_ASSERT(tomp_g.affinity_format != NULL);
   FUZZ_ASSERT(tomp_affinity_format_valid(tomp_g.affinity_format));
+  FUZZ_ASSERT(tomp_g.kmp_library >= 1 && tomp_g.kmp_library <= 3);
+  FUZZ_ASSERT(tomp_g.kmp_blocktime >= 0);
+  FUZZ_ASSERT(tomp_g.kmp_disp_num_buffers >= 1 && tomp_g.kmp_disp_num_buffers <= 4096);
+  FUZZ_ASSERT(tomp_g.kmp_teams_thread_limit >= 0);
   return 0;
 }

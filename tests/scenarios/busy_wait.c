@@ -8,8 +8,12 @@
  *   busy_wait oversub  (on one CPU: a team of 2 is oversubscribed; fast yields) a wait for a
  *                      partner that is not running yields, the machine idle or busy (the
  *                      hand-over between our own threads)
- *   busy_wait slow     (on one CPU, slow yields) after a slow yield the wait no longer
- *                      yields and sleeps instead; the regions stay correct
+ *   busy_wait slow     (on one CPU, slow yields, other programs runnable) after a slow
+ *                      yield the wait no longer yields and sleeps instead; the regions stay
+ *                      correct
+ *   busy_wait slow_own (on one CPU, slow yields, no thread runnable but ours) a slow yield
+ *                      gave the CPU to one of ours (the primary's serial code, a teammate's
+ *                      work): the waits keep yielding
  *   busy_wait active   (on one CPU, slow yields, OMP_WAIT_POLICY=active) it still yields
  *   busy_wait busy     (2+ CPUs, busy) short regions compute the right sums, and a wait for
  *                      a partner that is not running sleeps without yielding
@@ -119,8 +123,19 @@ int main(int argc, char **argv) {
              busy ? "busy" : "idle", y, z);
       EXPECT(y >= 1, "oversubscribed, %s: the wait never yielded", busy ? "busy" : "idle");
     }
-  } else if (strcmp(mode, "slow") == 0 || strcmp(mode, "active") == 0) {
+  } else if (strcmp(mode, "slow_own") == 0) {
+    /* Before wait.c asked who else was runnable, the first slow yield made every wait sleep
+     * at once for 100 ms: at most one yield here (failed). */
     set_load(1);
+    settle();
+    y = yields_in_wait(50, &z);
+    printf("slow_own, slow yields to our own threads: %lu yields, %lu sleeps in a wait for a "
+           "sleeping partner\n",
+           y, z);
+    EXPECT(y >= 2, "slow yields with no other program runnable: %lu yields in one wait", y);
+    check_regions();
+  } else if (strcmp(mode, "slow") == 0 || strcmp(mode, "active") == 0) {
+    set_load(strcmp(mode, "slow") == 0 ? 1000 : 1);
     settle();
     y = yields_in_wait(50, &z);
     printf("%s, slow yields: %lu yields, %lu sleeps in a wait for a sleeping partner\n", mode, y,
@@ -163,7 +178,7 @@ int main(int argc, char **argv) {
            waits);
     check_regions();
   } else {
-    fprintf(stderr, "usage: busy_wait oversub|slow|active|busy|transient\n");
+    fprintf(stderr, "usage: busy_wait oversub|slow|slow_own|active|busy|transient\n");
     return 64;
   }
   if (failures) return 1;

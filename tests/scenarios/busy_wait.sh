@@ -7,8 +7,10 @@
 # rewrites (busy or idle at will, whatever the machine's real load), can make every
 # sched_yield take 2 ms or return at once, and counts each thread's sched_yield and futex-wait calls.  Checked:
 # oversubscribed (taskset to one CPU), a wait for a partner that is not running yields, the
-# machine idle or busy; after slow yields it sleeps without yielding (before wait.c it
-# yielded 127 times: failed), and regions stay correct; OMP_WAIT_POLICY=active keeps
+# machine idle or busy; after slow yields with other programs runnable it sleeps without
+# yielding (before wait.c it yielded 127 times: failed), and regions stay correct; slow
+# yields with nothing runnable but our threads (they went to one of ours) do not stop the
+# yields (before the runnable count was asked: at most one yield, failed); OMP_WAIT_POLICY=active keeps
 # yielding; on 2+ CPUs and busy, a wait does not yield and short regions stay correct; on
 # 2+ CPUs one busy sample followed by idle ones does not make waits sleep at once (before
 # the busy score every wait after that one sample slept without polling: failed).  Which
@@ -120,6 +122,7 @@ run() { # name, taskset CPUs or "", env..., then the mode
 }
 run oversub 0 BUSY_FAST_YIELD=1
 run slow 0 BUSY_SLOW_YIELD=1
+run slow_own 0 BUSY_SLOW_YIELD=1
 run active 0 BUSY_SLOW_YIELD=1 OMP_WAIT_POLICY=active
 if [ "$(nproc)" -ge 2 ]; then
   run busy ""

@@ -397,8 +397,8 @@ static uint64_t quantile(const uint64_t *hist, uint64_t total, double q) {
 }
 
 static void print_stats(const tp_end_t *end, const uint64_t *hist, const uint64_t *cpu_hist,
-                        uint64_t ncpu, uint64_t lost_parked, uint64_t nswitch,
-                        uint64_t ndropped) {
+                        uint64_t ncpu, const uint64_t *run_hist, uint64_t nrun,
+                        uint64_t lost_parked, uint64_t nswitch, uint64_t ndropped) {
   uint64_t n = end->samples, creates = atomic_load(&tp_g.creates);
   if (n)
     fprintf(stderr,
@@ -406,6 +406,12 @@ static void print_stats(const tp_end_t *end, const uint64_t *hist, const uint64_
             "mean %llu ns (wall clock: includes preemption)\n",
             (unsigned long long)n, (unsigned long long)quantile(hist, n, 0.5),
             (unsigned long long)quantile(hist, n, 0.9), (unsigned long long)(end->sample_ns / n));
+  if (nrun)
+    fprintf(stderr,
+            "tomp-prof: handler time per sample not preempted (%llu samples: no context "
+            "switch of the thread during the handler): median %llu ns, p90 %llu ns\n",
+            (unsigned long long)nrun, (unsigned long long)quantile(run_hist, nrun, 0.5),
+            (unsigned long long)quantile(run_hist, nrun, 0.9));
   if (ncpu)
     fprintf(stderr,
             "tomp-prof: handler CPU time per sample: median %llu ns, p90 %llu ns (thread CPU "
@@ -446,8 +452,8 @@ void tp_buf_finish(void) {
     writer_running = 0;
   }
   tp_end_t end = {{TP_REC_END, sizeof end}, 0, 0, 0, 0, 0, 0, 0};
-  static uint64_t hist[TP_HIST], cpu_hist[TP_HIST];
-  uint64_t lost_parked = 0, ncpu = 0, nswitch = 0, ndropped = 0;
+  static uint64_t hist[TP_HIST], cpu_hist[TP_HIST], run_hist[TP_HIST];
+  uint64_t lost_parked = 0, ncpu = 0, nrun = 0, nswitch = 0, ndropped = 0;
   for (tp_thread_t *t = atomic_load(&all_threads); t; t = t->next_all) {
     tp_sampler_disarm(t);
     tp_sampler_quiesce(t);
@@ -462,9 +468,11 @@ void tp_buf_finish(void) {
     for (int i = 0; i < TP_HIST; i++) hist[i] += t->cost_hist[i];
     for (int i = 0; i < TP_HIST; i++) cpu_hist[i] += t->cpu_hist[i];
     ncpu += t->cpu_samples;
+    for (int i = 0; i < TP_HIST; i++) run_hist[i] += t->run_hist[i];
+    nrun += t->run_samples;
     lost_parked += t->lost_parked;
   }
-  if (tp_g.cfg.stats) print_stats(&end, hist, cpu_hist, ncpu, lost_parked, nswitch, ndropped);
+  if (tp_g.cfg.stats) print_stats(&end, hist, cpu_hist, ncpu, run_hist, nrun, lost_parked, nswitch, ndropped);
   tp_ctx_write_regions();
   size_t len;
   char *maps = slurp_proc("/proc/self/maps", &len);

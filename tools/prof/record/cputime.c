@@ -163,11 +163,19 @@ static uint64_t from_switches(tp_thread_t *t, uint64_t from, uint64_t now, uint3
   return off < now - from ? now - from - off : 0;
 }
 
+int tp_cpu_switched(const tp_thread_t *t) {
+  if (!t->sw_took || atomic_load_explicit(&t->sw_state, memory_order_acquire) != SW_READY) return -1;
+  const struct perf_event_mmap_page *pg = t->sw_page;
+  return __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE) != t->sw_tail;
+}
+
 uint64_t tp_cpu_take(tp_thread_t *t, uint64_t from, uint64_t now) {
+  t->sw_took = 0;
   if (!tp_g.cfg.cpu) return TP_CPU_UNKNOWN;
   if (atomic_load_explicit(&t->sw_state, memory_order_acquire) == SW_READY && !t->sw_fresh) {
     uint32_t nsw;
     uint64_t cpu = from_switches(t, from, now, &nsw);
+    t->sw_took = 1;
     /* A switch costs the kernel about as much as one clock read (0.5-1 us here: the records,
      * and the perf context switched with the thread): a thread that switches more than
      * SW_MAX times per sample (it blocks and wakes in a tight loop) reads its clock per

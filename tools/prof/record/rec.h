@@ -115,6 +115,11 @@ typedef struct tp_thread {
    * from the handler's own clock read to a second read at its end) */
   uint32_t cpu_hist[TP_HIST];
   uint64_t cpu_samples;
+  /* TOMP_PROF_STATS: handler times (wall clock) of the samples during which the thread was
+   * not switched out (its context-switch records say so): the handler's own cost */
+  uint32_t run_hist[TP_HIST];
+  uint64_t run_samples;
+  int sw_took; /* the last tp_cpu_take read the records up to their head */
   uint64_t stack_lo, stack_hi; /* the thread's stack (0: unknown): bounds for fast unwinding */
   /* counters.c: perf_event_open descriptors of this thread (-1: none) */
   int ctr_fd[TP_MAX_COUNTERS];
@@ -174,6 +179,9 @@ TP_HIDDEN void tp_cpu_stop(tp_thread_t *t);
 /* Signal-safe, on t's own thread: its CPU time over [from, now] (CLOCK_MONOTONIC; from = the
  * end of the previous call's interval), TP_CPU_UNKNOWN if it cannot be known. */
 TP_HIDDEN uint64_t tp_cpu_take(tp_thread_t *t, uint64_t from, uint64_t now);
+/* Since the last tp_cpu_take: 1 the thread was switched out, 0 it was not, -1 unknown (its
+ * CPU time does not come from context-switch records). */
+TP_HIDDEN int tp_cpu_switched(const tp_thread_t *t);
 
 /* ---- hardware and software counters (counters.c) ---- */
 /* Reads TOMP_PROF_COUNTERS ("cycles,instructions,...") and TOMP_PROF_SAMPLE_ON ("EVENT:N");

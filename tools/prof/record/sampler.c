@@ -167,6 +167,10 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
   uint64_t d = tp_now_ns() - t0;
   t->handler_ns += d;
   t->cost_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1]++;
+  if (tp_g.cfg.stats && tp_cpu_switched(t) == 0) {
+    t->run_hist[d / TP_HIST_NS < TP_HIST ? d / TP_HIST_NS : TP_HIST - 1]++;
+    t->run_samples++;
+  }
   if (c0 != TP_CPU_UNKNOWN) {
     uint64_t c1 = tp_cpu_ns();
     if (c1 != TP_CPU_UNKNOWN && c1 >= c0) {
