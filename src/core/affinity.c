@@ -24,6 +24,7 @@
 
 tomp_place_t *tomp_places;
 int tomp_nplaces;
+int tomp_places_start;
 
 static cpu_set_t *proc_mask; /* the process's CPUs at start-up */
 static size_t mask_size;     /* bytes of every cpu_set_t we allocate */
@@ -676,7 +677,8 @@ void tomp_affinity_bind_initial(void) {
   tomp_thread_t fake;
   fake.place = -1;
   fake.gtid = 0;
-  if (bind_self(&fake, 0)) initial_place = 0;
+  int p = tomp_places_start % tomp_nplaces;
+  if (bind_self(&fake, p)) initial_place = p;
 }
 
 int tomp_affinity_initial_place(void) { return __atomic_exchange_n(&initial_place, -1, __ATOMIC_ACQ_REL); }

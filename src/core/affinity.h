@@ -36,8 +36,10 @@ void tomp_places_default(void) TOMP_HIDDEN;
 int tomp_affinity_subset(const int count[3], const int offset[3]) TOMP_HIDDEN;
 /* Drop the place list (OMP_PROC_BIND=false). */
 void tomp_places_clear(void) TOMP_HIDDEN;
-/* Bind the calling (initial) thread to the first place; the place to record in its
- * descriptor, or -1.  Called once from env init when binding is on. */
+/* Bind the calling (initial) thread to place tomp_places_start (modulo the places: 0, or
+ * KMP_AFFINITY's offset); the place to record in its descriptor, or -1.  Called once from
+ * env init when binding is on. */
+extern int tomp_places_start TOMP_HIDDEN;
 void tomp_affinity_bind_initial(void) TOMP_HIDDEN;
 int tomp_affinity_initial_place(void) TOMP_HIDDEN;
 

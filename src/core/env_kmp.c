@@ -305,8 +305,8 @@ static void affinity_parse(void) {
     aff.type = AFF_NONE;
     aff.type_word = "none";
   }
-  if (aff.permute || aff.offset)
-    kwarn(58, "KMP_AFFINITY='%s': tomp does not support a permute or offset; ignored", v);
+  if (aff.permute)
+    kwarn(58, "KMP_AFFINITY='%s': tomp does not support a permute level; ignored", v);
 }
 
 /* libomp's proclist ("3", "0-7", "{0,1}", "{0-3}", separated by commas) as an OMP_PLACES list:
@@ -384,6 +384,8 @@ bool tomp_env_kmp_affinity(void) {
     else if (tomp_places_parse("KMP_AFFINITY's proclist", buf))
       bind = TOMP_BIND_CLOSE;
   }
+  /* the offset: thread 0 on that place, the others after it (close or spread from there) */
+  tomp_places_start = bind != TOMP_BIND_FALSE ? (int)(aff.offset % (unsigned long)INT_MAX) : 0;
   tomp_g.icv.bind = (unsigned char)bind;
   tomp_g.bind_list[0] = (unsigned char)bind;
   tomp_g.bind_list_len = 1;
@@ -500,6 +502,7 @@ void tomp_env_kmp_early(void) {
   aff.gran_word = "core";
   aff.proclist = NULL;
   aff.permute = aff.offset = 0;
+  tomp_places_start = 0;
   tomp_affinity_verbose = false;
   tomp_env_places_name = NULL;
   settings = false;

@@ -112,6 +112,11 @@ for run in tomp lib; do
   check $run KMP_AFFINITY=verbose,compact -- "places=$cores" \
     "/KMP_AFFINITY: pid [0-9]+ tid [0-9]+ thread [0-9]+ bound to OS proc set"
   check $run KMP_SETTINGS=1 OMP_PLACES=invalid -- "places=$cores" "/^   OMP_PLACES='cores'$"
+  # an offset: thread 0 on place 1, thread 1 after it
+  nthr=$(awk -F'|' '{print NF}' <<<"$threads")
+  if [ "$nthr" -ge 2 ]; then
+    check $run KMP_AFFINITY=granularity=fine,compact,0,1 -- "tplaces=1,$((2 % nthr))" bound_ok=1 -
+  fi
   # explicit lists naming CPUs 0 and 1: only when both are ours
   if [ "$threads" = "0|1" ] || [ "${threads#0|1|}" != "$threads" ]; then
     check $run "KMP_AFFINITY=explicit,proclist=[1,0]" -- "places=1|0" tplaces=0,1 bound_ok=1 -
