@@ -329,7 +329,8 @@ void tomp_task_defer(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t 
 /* The same with a tool listening (without fill): the task_create event, and a block set up
  * as tomp_task_create would for everything a tool can read.  The tool path's common task
  * (GOMP_task without dependences, event or copy function) skips the general path's full
- * initialisation and its spec. */
+ * initialisation and its spec.  Unlike tomp_task_defer it may run with cancellation on: the
+ * block gets every field tomp_task_discarded reads. */
 void tomp_task_defer_observed(tomp_thread_t *thr, void (*fn)(void *), void *data,
                               size_t arg_size, size_t arg_align, unsigned flags,
                               int priority) TOMP_HIDDEN;

@@ -41,7 +41,8 @@ typedef struct tomp_task {
    * stack, so above a task that another thread created (stolen, or run in a barrier or a
    * taskwait) comes the suspended task, not the generating one. */
   struct tomp_task *sched_parent;
-  /* Explicit-task machinery (task.c); zero for implicit tasks until they create children */
+  /* Explicit-task machinery (task.c); zero for implicit tasks (their children count and
+   * taskwait word are above, off the lines neighbouring tasks share) */
   void (*fn)(void *);
   void *data;
   struct tomp_taskgroup *taskgroup; /* innermost taskgroup the task is in */
