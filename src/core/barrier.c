@@ -29,8 +29,10 @@
  * releaser's CPU at once (threads outnumbering CPUs, a busy machine), and a primary that
  * then forks would wait for that word until the releaser runs again (a yield, or a sleep of
  * some 50 us on a busy machine, once per region or so: LULESH under load).  The wake itself
- * reads nothing of the team: the kernel needs seq's address only. */
-static bool try_release(tomp_team_t *team, uint32_t *ctr, uint32_t *busy) {
+ * reads nothing of the team: the kernel needs seq's address only.  Inlined into its callers
+ * (each passes a constant busy): 2-thread barrier 323 -> 313 instructions (callgrind). */
+static inline __attribute__((always_inline)) bool try_release(tomp_team_t *team, uint32_t *ctr,
+                                                              uint32_t *busy) {
   tomp_barrier_t *b = &team->bar;
   uint32_t n = b->nthreads;
   TOMP_COUNT_ADD(BAR_OP(b, ctr), RMW, 1);
