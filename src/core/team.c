@@ -229,9 +229,9 @@ static inline __attribute__((always_inline)) void fork_master_enter(tomp_thread_
 /* ---- Starting the workers ---- */
 
 /* Hand workers [from, to) their parts.  Those asleep on the team's park word are woken
- * together after the last hand-over, by one futex call: with the tree release below, that
- * call (the primary's) wakes every sleeper of the team at once, and the tree hands each its
- * part as they come up. */
+ * together after the last hand-over, by one futex call.  (When the tree release below is
+ * taken while some workers sleep, its first call wakes all of them; those whose part is not
+ * there yet poll for it a while: thread.c, park.) */
 static inline __attribute__((always_inline)) void
 fork_hand_range(tomp_team_t *team, unsigned from, unsigned to, void (*fn)(void *), void *data) {
   bool wake = false;

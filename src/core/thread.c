@@ -1,7 +1,8 @@
 /* Thread descriptors, worker threads and the pool of idle workers.
  *
- * A worker's life: it parks on its go word (spin, then futex) until a master hands it a
- * team, runs its implicit task, waits at the team's closing barrier and parks again.  A
+ * A worker's life: it parks on its go word (polls it, then sleeps: on its team's park word,
+ * see GO_PARKED) until a master hands it a team, runs its implicit task, waits at the team's
+ * closing barrier and parks again.  A
  * worker stays reserved by the team struct that last used it (team->threads[1..nreserved]),
  * so back-to-back regions of the same master cost one store and, at most, one wake per
  * worker.  Workers a team no longer needs go back to the global pool. */
