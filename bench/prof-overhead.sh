@@ -8,8 +8,8 @@
 #   bench/prof-overhead.sh [REPS] [PROGRAM...]      (default 7 reps; OMP_NUM_THREADS default 2)
 # Programs: the bench kernels (matmul jacobi sort irregular task_tree, bench/kernels.c), the
 # examples (mandelbrot task_sort) and `tasks` (bench/prof-overhead-tasks.c: tiny tasks, the
-# tool's worst case).  Default: the four kernels and the examples.  KREPS (default 16): the
-# kernels' repetitions per run (~1-2 s, so the tool's fixed start-up and write-out cost of
+# tool's worst case).  Default: the four kernels and the examples.  KREPS (default 48): the
+# kernels' repetitions per run (0.7-2 s on this machine, so the tool's fixed start-up and write-out cost of
 # 20-30 ms does not dominate).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +25,7 @@ gcc -fopenmp -O2 "$ROOT/bench/prof-overhead-tasks.c" -o "$W/tasks"
 gcc -fopenmp -O2 "$ROOT/bench/kernels.c" -o "$W/kernels" -lm
 cmd() { # the command line of program $1
   case $1 in
-    matmul | jacobi | sort | irregular | task_tree) echo "$W/kernels -T $OMP_NUM_THREADS -n ${KREPS:-16} $1" ;;
+    matmul | jacobi | sort | irregular | task_tree) echo "$W/kernels -T $OMP_NUM_THREADS -n ${KREPS:-48} $1" ;;
     *) echo "$W/$1" ;;
   esac
 }
