@@ -316,10 +316,11 @@ void tomp_env_spin_active(void) {
   tomp_busy_sampling = false;       /* and however busy the machine */
 }
 
+/* Atomic stores: kmp_set_blocktime calls it while other threads wait (tomp_spins reads). */
 void tomp_env_spin_set(unsigned long x) {
-  tomp_spin_count = x;
-  if (tomp_spin_count_oversub > x) tomp_spin_count_oversub = x;
-  tomp_busy_sampling = false; /* the count asked for, however busy the machine */
+  tomp_store_rlx(&tomp_spin_count, x);
+  if (tomp_load_rlx(&tomp_spin_count_oversub) > x) tomp_store_rlx(&tomp_spin_count_oversub, x);
+  tomp_store_rlx(&tomp_busy_sampling, false); /* the count asked for, however busy the machine */
 }
 
 static void env_wait_policy(void) {

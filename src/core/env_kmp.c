@@ -579,10 +579,7 @@ void tomp_env_kmp_wait(void) {
   }
   if (lib_set && lib == 2) {
     tomp_env_spin_active();
-    if (tomp_g.kmp_blocktime != INT_MAX) {
-      tomp_spin_count = ms_polls(tomp_g.kmp_blocktime);
-      if (tomp_spin_count_oversub > tomp_spin_count) tomp_spin_count_oversub = tomp_spin_count;
-    }
+    if (tomp_g.kmp_blocktime != INT_MAX) tomp_env_spin_set(ms_polls(tomp_g.kmp_blocktime));
   } else if (bt == INT_MAX) {
     tomp_env_spin_active();
   } else if (bt >= 0) {
@@ -591,11 +588,8 @@ void tomp_env_kmp_wait(void) {
 }
 
 void tomp_kmp_blocktime_apply(int ms) {
-  unsigned long x = ms_polls(ms);
-  tomp_store_rlx(&tomp_spin_count, x);
-  if (tomp_load_rlx(&tomp_spin_count_oversub) > x) tomp_store_rlx(&tomp_spin_count_oversub, x);
-  tomp_store_rlx(&tomp_busy_sampling, false); /* the time asked for, however busy the machine */
-  tomp_store_rlx(&tomp_machine_busy, 0);      /* (a verdict sampled before no longer counts) */
+  tomp_env_spin_set(ms_polls(ms)); /* the time asked for, however busy the machine */
+  tomp_store_rlx(&tomp_machine_busy, 0); /* (a verdict sampled before no longer counts) */
   tomp_store_rlx(&tomp_yield_slow, 0);
 }
 

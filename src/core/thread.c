@@ -410,11 +410,7 @@ bool tomp_worker_request_thread_end(tomp_thread_t *w) {
     uint32_t g = tomp_load_acq(&w->go);
     if (g != GO_IDLE && g != GO_SLEEP && g != GO_PARKED) break;
     if (tomp_cas(&w->go, &g, GO_END)) {
-      if (g == GO_SLEEP) tomp_futex_wake(&w->go, 1);
-      if (g == GO_PARKED) { /* as hand_wake; NULL: it woke and is on its way already */
-        uint32_t *word = tomp_load_rlx(&w->park_word);
-        if (word) tomp_park_wake(word);
-      }
+      if (g == GO_SLEEP || g == GO_PARKED) hand_wake(w, NULL, g);
       return true;
     }
   }

@@ -31,12 +31,9 @@ static inline bool red_wanted(void) {
  * copies are combined in a chain, thread 0's first (libomp combines them in a tree: the
  * rounding differs from libomp's, the reproducibility is the same). */
 static void turn_wait(tomp_team_t *team, unsigned tid) {
-  for (unsigned i = 0;; i++) {
-    uint32_t t = __atomic_load_n(&team->red_turn, __ATOMIC_ACQUIRE);
-    if (t == tid) return;
-    if (i < 1000) tomp_cpu_relax();
-    else tomp_futex_wait(&team->red_turn, t);
-  }
+  uint32_t t; /* core's wait: the wait policy's polls, then the futex */
+  while ((t = tomp_load_acq(&team->red_turn)) != tid)
+    tomp_wait_while_eq(&team->red_turn, t);
 }
 
 static void turn_pass(tomp_team_t *team, unsigned tid) {
