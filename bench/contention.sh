@@ -30,7 +30,8 @@
 # loaded as bench/run.sh does (a directory holding libgomp.so.1 on LD_LIBRARY_PATH;
 # TOMP_LIB / TOMP_BUILD select tomp); OMP_* variables of the caller reach all three.
 # TOMP_BASE_LIB=/path/to/libtomp.so adds a fourth runtime, "tomp-base" (e.g. main's build, to
-# show a change before and after in the same run).
+# show a change before and after in the same run); TOMP_VARIANTS="NAME=/path/libtomp.so ..."
+# adds one runtime "tomp-NAME" per word (builds of a change's variants, side by side).
 #
 # Output: bench/results/contention-<date-time>.csv and .md (per load, thread count and row:
 # the median of each runtime over the rounds, min-max, and tomp/best = tomp's median over the
@@ -82,8 +83,10 @@ report() {
     echo
     echo "Median over the rounds (min-max); tomp/best: tomp's median over the better of the"
     echo "other two (> 1: tomp is slower). loop and team in seconds, the others in ns per op."
-    echo "tomp-base, when present, is another tomp build run in the same rounds (not in best)."
+    echo "tomp-base and tomp-NAME, when present, are other tomp builds run in the same rounds"
+    echo "(not in best)."
     awk -F, '
+      !/^#/ && NR > 1 && $5 ~ /^tomp-/ && !($5 in isx) { isx[$5] = 1; xs[++nx] = $5 }
       !/^#/ && NR > 1 && $6 == "ok" {
         k = $2 SUBSEP $3 SUBSEP $4; rt = $5
         if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
@@ -102,12 +105,12 @@ report() {
         return sprintf("%.4g (%.4g-%.4g)", m, lo[rt], hi[rt])
       }
       END {
-        last = ""; hb = 0
-        for (i = 1; i <= nk; i++) if (cnt[keys[i], "tomp-base"] || (keys[i] SUBSEP "tomp-base") in fail) hb = 1
+        last = ""; xh = ""; xl = ""
+        for (j = 1; j <= nx; j++) { xh = xh " " xs[j] " | /best |"; xl = xl "---|---|" }
         for (i = 1; i <= nk; i++) {
           split(keys[i], p, SUBSEP)
           if (p[1] != last) {
-            printf "\n## load: %s\n\n| threads | row | tomp | libgomp | libomp | tomp/best |%s\n|---|---|---|---|---|---|%s\n", p[1], hb ? " tomp-base | base/best |" : "", hb ? "---|---|" : ""
+            printf "\n## load: %s\n\n| threads | row | tomp | libgomp | libomp | tomp/best |%s\n|---|---|---|---|---|---|%s\n", p[1], xh, xl
             last = p[1]
           }
           mt = med(keys[i], "tomp"); mg = med(keys[i], "libgomp"); mk = med(keys[i], "libomp")
@@ -115,10 +118,10 @@ report() {
           r = mt > 0 && b > 0 ? sprintf("%.2f", mt / b) : "-"
           printf "| %s | %s | %s | %s | %s | %s |", p[2], p[3], cell(keys[i], "tomp", mt),
             cell(keys[i], "libgomp", mg), cell(keys[i], "libomp", mk), r
-          if (hb) {
-            m0 = med(keys[i], "tomp-base")
+          for (j = 1; j <= nx; j++) {
+            m0 = med(keys[i], xs[j])
             r0 = m0 > 0 && b > 0 ? sprintf("%.2f", m0 / b) : "-"
-            printf " %s | %s |", cell(keys[i], "tomp-base", m0), r0
+            printf " %s | %s |", cell(keys[i], xs[j], m0), r0
           }
           printf "\n"
         }
@@ -148,6 +151,12 @@ if [ -n "${TOMP_BASE_LIB:-}" ]; then
   [ -f "$TOMP_BASE_LIB" ] || { echo "contention.sh: $TOMP_BASE_LIB missing" >&2; exit 1; }
   RUNTIMES+=(tomp-base) LIBOF[tomp-base]=$TOMP_BASE_LIB
 fi
+for v in ${TOMP_VARIANTS:-}; do
+  name=${v%%=*} lib=${v#*=}
+  case $name in '' | *[!A-Za-z0-9_.-]* | "$v") echo "contention.sh: TOMP_VARIANTS wants NAME=/path/libtomp.so, got '$v'" >&2; exit 64 ;; esac
+  [ -f "$lib" ] || { echo "contention.sh: $lib missing" >&2; exit 1; }
+  RUNTIMES+=("tomp-$name") LIBOF[tomp-$name]=$lib
+done
 for rt in "${RUNTIMES[@]}"; do
   mkdir -p "$B/rt/$rt" && ln -sfn "${LIBOF[$rt]}" "$B/rt/$rt/libgomp.so.1"
 done
@@ -223,7 +232,7 @@ STAMP=$(date -u +%Y-%m-%d-%H%M%S)
 CSV=bench/results/contention-$STAMP.csv
 {
   echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); $NCPU CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# tomp $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo +changes) ($TOMP_LIB)${TOMP_BASE_LIB:+; tomp-base $TOMP_BASE_LIB}; gcc $(gcc -dumpfullversion); libomp $(readlink -f "$KMP_LIB" | sed 's/.*\.so\.//')"
+  echo "# tomp $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo +changes) ($TOMP_LIB)${TOMP_BASE_LIB:+; tomp-base $TOMP_BASE_LIB}${TOMP_VARIANTS:+; variants $TOMP_VARIANTS}; gcc $(gcc -dumpfullversion); libomp $(readlink -f "$KMP_LIB" | sed 's/.*\.so\.//')"
   echo "# rounds $ROUNDS; loads $LOADS; threads $THREADS; loop $STEPS steps; team $TEAM threads; ompbench -t $TIME"
   echo "round,load,threads,row,runtime,status,value"
 } >"$CSV"

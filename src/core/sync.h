@@ -56,10 +56,13 @@ struct tomp_sleepers {
   uint32_t n;
 } __attribute__((aligned(64))); /* a line of its own: changed twice per sleep, by every sleeper */
 extern struct tomp_sleepers tomp_sleepers;
+extern bool tomp_busy_sampling; /* false: never busy (OMP_WAIT_POLICY=active, GOMP_SPINCOUNT) */
 static inline void tomp_futex_wait(uint32_t *addr, uint32_t val) {
-  __atomic_add_fetch(&tomp_sleepers.n, 1, __ATOMIC_RELAXED);
+  /* the count serves only the busy verdict: without it, a sleep costs no shared write */
+  bool counted = tomp_load_rlx(&tomp_busy_sampling);
+  if (counted) __atomic_add_fetch(&tomp_sleepers.n, 1, __ATOMIC_RELAXED);
   syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-  __atomic_sub_fetch(&tomp_sleepers.n, 1, __ATOMIC_RELAXED);
+  if (counted) __atomic_sub_fetch(&tomp_sleepers.n, 1, __ATOMIC_RELAXED);
 }
 
 static inline void tomp_futex_wake(uint32_t *addr, int n) {
@@ -78,9 +81,11 @@ extern unsigned tomp_nthreads_live; /* threads that may spin: workers + initial 
 extern unsigned tomp_num_procs;
 
 /* A busy machine (wait.c): at the last sample more threads were runnable than there are
- * CPUs, so the thread a waiter polls for may be waiting for a CPU.  A wait then does not
- * poll at all (tomp_spin_count_busy) and sleeps: a sleeper's CPU goes to whoever needs it,
- * the scheduler may move the awaited thread there, and a woken sleeper runs promptly.  When
+ * CPUs, so the thread a waiter polls for may be waiting for a CPU.  A wait then polls only
+ * for about what a futex wake-up costs, less the more other programs' threads compete per
+ * CPU (tomp_spin_count_busy, set at each sample), and sleeps: a sleeper's CPU goes to
+ * whoever needs it, the scheduler may move the awaited thread there, and a woken sleeper
+ * runs promptly.  When
  * tomp's own threads outnumber the CPUs, polls yield instead (below), and what counts is
  * whether a yield recently gave the CPU away for long (tomp_yield_slow): then another
  * program had it, and waits sleep at once for a while.  Sampled from inside waits, at most
@@ -88,8 +93,9 @@ extern unsigned tomp_num_procs;
 extern uint32_t tomp_machine_busy;
 extern uint32_t tomp_yield_slow;
 extern unsigned long tomp_spin_count_busy;
-extern bool tomp_busy_sampling; /* false: never busy (OMP_WAIT_POLICY=active, GOMP_SPINCOUNT) */
 void tomp_busy_sample(void) __attribute__((visibility("hidden")));
+void tomp_wait_poll_look(void) __attribute__((visibility("hidden")));
+unsigned long tomp_spins_contended(void) __attribute__((visibility("hidden")));
 void tomp_wait_yield(void) __attribute__((visibility("hidden")));
 /* per thread: this wait yields at each poll (decided when it starts, with its budget); polls
  * and busy waits since the last look at the sample */
@@ -121,7 +127,7 @@ static inline unsigned long tomp_spins_busy(void) {
 static inline unsigned long tomp_spins(void) {
   unsigned live = tomp_load_rlx(&tomp_nthreads_live);
   if (tomp_likely(live <= tomp_num_procs)) {
-    if (tomp_unlikely(tomp_load_rlx(&tomp_machine_busy))) return tomp_spins_busy();
+    if (tomp_unlikely(tomp_load_rlx(&tomp_machine_busy))) return tomp_spins_contended();
     tomp_wait_yields = false;
     return tomp_load_rlx(&tomp_spin_count);
   }
@@ -139,7 +145,7 @@ static inline void tomp_wait_pause(void) {
     tomp_wait_yield();
   else
     tomp_cpu_relax();
-  if (tomp_unlikely(++tomp_wait_polls >= TOMP_BUSY_POLLS)) tomp_busy_sample();
+  if (tomp_unlikely(++tomp_wait_polls >= TOMP_BUSY_POLLS)) tomp_wait_poll_look();
 }
 
 /* The i-th poll of a wait that has no futex to sleep on (a worker leaving its previous

@@ -10,6 +10,9 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#if __has_include(<sys/rseq.h>)
+#include <sys/rseq.h>
+#endif
 
 #include "count.h"
 #include "internal.h"
@@ -124,12 +127,29 @@ static void init_thread_desc(tomp_thread_t *t, int ompt_type) {
 
 /* An initial thread: the process's main thread, or a thread the program created itself.
  * Its initial task carries the global ICVs. */
+/* The calling thread's CPU number as the kernel keeps it in the rseq area glibc registered
+ * for it (rseq(2)); NULL where there is none (glibc before 2.35, or registration turned
+ * off: GLIBC_TUNABLES=glibc.pthread.rseq=0).  The area is the thread's own and lives as
+ * long as the thread; the kernel stores the field whenever the thread returns to user space
+ * on another CPU. */
+static const uint32_t *rseq_cpu_word(void) {
+#if __has_include(<sys/rseq.h>)
+  if (__rseq_size == 0) return NULL;
+  struct rseq *r = (struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
+  if ((int32_t)tomp_load_rlx(&r->cpu_id) < 0) return NULL; /* not registered after all */
+  return &r->cpu_id;
+#else
+  return NULL;
+#endif
+}
+
 static tomp_thread_t *make_initial(void) {
   tomp_thread_t *t = tomp_malloc(sizeof *t);
   init_thread_desc(t, 1 /* ompt_thread_initial */);
   t->place = tomp_affinity_initial_place();
   t->pthread = pthread_self();
   t->lwp = gettid();
+  tomp_store_rel(&t->cpu_word, rseq_cpu_word()); /* others may read it (wait.c) */
   tomp_task_t *it = &t->initial_task;
   it->icv = tomp_g.icv;
   it->flags = TOMP_TASK_INITIAL;
@@ -227,6 +247,7 @@ static void *worker_main(void *arg) {
   tomp_thread_t *t = arg;
   tomp_self = t;
   t->lwp = gettid();
+  tomp_store_rel(&t->cpu_word, rseq_cpu_word()); /* others may read it (wait.c) */
   tomp_set_state(t, ompt_state_idle, 0);
   tomp_ev_thread_begin(t);
   tomp_ev_idle(t, true);

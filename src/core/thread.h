@@ -41,6 +41,9 @@ typedef struct tomp_thread {
   pthread_t pthread;
   int lwp;                      /* the kernel's thread id (debuggers name threads by it) */
   int place;                    /* place this thread is bound to, -1 if unbound */
+  /* The CPU this thread last ran on, as the kernel keeps it in the thread's rseq area (NULL:
+   * not registered); other threads read it (wait.c, partner_here) */
+  const uint32_t *cpu_word;
   /* While this initial thread runs a team of a host league outside any region (league.c):
    * the team's place partition (KMP_TEAMS_PROC_BIND's share of the list); count 0: none */
   int league_first, league_count;

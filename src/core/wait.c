@@ -9,8 +9,11 @@
  *
  * - tomp's threads fit the CPUs: the machine is busy when Linux's count of runnable threads
  *   (/proc/loadavg's fourth field, the sampling thread included) exceeds the machine's CPUs
- *   at two samples in a row (busy_score); then a wait sleeps at once instead of polling for
- *   2 ms.  One sample is not trusted: while our threads poll on every CPU, any thread that
+ *   at two samples in a row (busy_score); then a wait polls for about what a wake-up costs,
+ *   less the more other programs' threads compete per CPU (contended_polls: 100 us with one
+ *   per CPU, a handful of polls on a swamped machine), instead of 2 ms, and yields now and
+ *   then to a teammate that shares its CPU (partner_here, tomp_wait_poll_look).  One sample
+ *   is not trusted: while our threads poll on every CPU, any thread that
  *   wakes elsewhere (a daemon, a shell, the kernel's workers) is runnable until the scheduler
  *   gives it a CPU, so on an idle machine a lone sample is over the CPUs now and then; each
  *   such verdict made every wait sleep until the next sample, which in sleeping mode comes
@@ -51,10 +54,14 @@ uint32_t tomp_yield_slow;
  * sleepers has each change it, while every wait reads the flags above */
 struct tomp_sleepers tomp_sleepers;
 static uint64_t yield_slow_at; /* tomp_now_ns() when a yield was last found slow */
-/* Polls (without yielding) of a wait on a busy machine before it sleeps: none.  Measured
- * (docs/benchmarks.md, "Contention"): 100 polls (a few microseconds) and 1000 were slower
- * than sleeping at once, at 2 and 4 threads, under every load tried. */
+/* Polls of a wait after a slow yield: none (see above). */
 unsigned long tomp_spin_count_busy = 0;
+/* Polls (without yielding) of a wait on a busy machine, set at each busy sample
+ * (contended_polls); none while the thread it waits for may share its CPU (partner_here). */
+static unsigned long spin_count_contended;
+#ifndef TOMP_CONTENDED_NS
+#define TOMP_CONTENDED_NS 100000u /* the budget with one other program's thread per CPU */
+#endif
 bool tomp_busy_sampling = true;
 __thread bool tomp_wait_yields __attribute__((tls_model("initial-exec")));
 __thread uint32_t tomp_wait_polls __attribute__((tls_model("initial-exec")));
@@ -99,6 +106,32 @@ static long runnable_threads(void) {
   return end != p && *end == '/' && r >= 0 ? r : -1;
 }
 
+/* The budget of a wait on a busy machine with r threads runnable on cpus CPUs.  A waiter
+ * polls hoping its partner is running; with k other programs' threads per CPU the partner
+ * runs about 1/(k+1) of the time, and while it does a hand-over takes microseconds, while
+ * a poll that outlasts it only spends the waiter's own share of its CPU, which it needs
+ * once the partner arrives.  So polling pays for about as long as a futex wake-up costs
+ * (tens of microseconds on a virtual machine, where a sleeping vCPU is halted) when k is 1
+ * and for proportionally less when k is larger: TOMP_CONTENDED_NS x CPUs / others, never more
+ * than the idle budget (none under OMP_WAIT_POLICY=passive).  With one busy process per CPU
+ * beside 2 threads, sleeping at every wait cost a barrier 30 us where libomp's polling cost
+ * 0.4 (docs/benchmarks.md, "Contention"); with hundreds runnable (k >> 1) the budget is a
+ * handful of polls, as sleeping at once was, which won there by 10-100x. */
+/* tomp's threads that may be runnable: the live ones not asleep on a futex */
+static long ours_awake(void) {
+  return (long)tomp_load_rlx(&tomp_nthreads_live) - (long)tomp_load_rlx(&tomp_sleepers.n);
+}
+
+static unsigned long contended_polls(long r, long cpus) {
+  long ours = ours_awake();
+  long others = r - (ours > 1 ? ours : 1);
+  if (others < 1) others = 1;
+  unsigned long polls =
+      tomp_spin_polls_per_ms * (TOMP_CONTENDED_NS / 1000) / 1000 * (unsigned long)cpus / others;
+  unsigned long idle = tomp_load_rlx(&tomp_spin_count);
+  return polls < idle ? polls : idle;
+}
+
 void tomp_busy_sample(void) {
   tomp_wait_polls = 0;
   if (!tomp_load_rlx(&tomp_busy_sampling)) return;
@@ -120,6 +153,7 @@ void tomp_busy_sample(void) {
       score -= score > 0;
     tomp_store_rlx(&busy_score, score);
     uint32_t busy = score >= TOMP_BUSY_SCORE_ON;
+    if (r > cpus) tomp_store_rlx(&spin_count_contended, contended_polls(r, cpus));
     if (tomp_load_rlx(&tomp_machine_busy) != busy) tomp_store_rlx(&tomp_machine_busy, busy);
     tomp_store_rlx(&sampled_at, tomp_now_ns());
   }
@@ -133,9 +167,7 @@ void tomp_busy_sample(void) {
 static bool others_runnable(void) {
   long r = runnable_threads();
   if (r < 0) return true;
-  long ours =
-      (long)tomp_load_rlx(&tomp_nthreads_live) - (long)tomp_load_rlx(&tomp_sleepers.n);
-  return r > ours;
+  return r > ours_awake();
 }
 
 void tomp_wait_yield(void) {
@@ -148,4 +180,74 @@ void tomp_wait_yield(void) {
   tomp_wait_yields = false;
   tomp_store_rlx(&yield_slow_at, t1);
   if (!tomp_load_rlx(&tomp_yield_slow)) tomp_store_rlx(&tomp_yield_slow, 1);
+}
+
+/* Where is the thread we wait for?  On a busy machine whose CPUs our threads fit, Linux may
+ * still put two of them on one CPU: with one busy process pinned to CPU 1 beside a team of
+ * 2, the balancer sees 2 runnable threads on CPU 0 and 1 on CPU 1 and no better split, and
+ * a woken thread lands on the CPU that falls idle, so the team often shares CPU 0 (ps: both
+ * threads there).  A waiter that pauses there keeps its partner off the CPU for the whole
+ * budget at every hand-over (200 us per region in the contention runs); one that yields
+ * hands over in a context switch.  So while a working teammate (not itself waiting or idle:
+ * the one we may wait for) last ran on the waiter's CPU, the wait's polls yield (timed, as
+ * an oversubscribed wait's).  The kernel writes each thread's CPU into its
+ * restartable-sequence area (rseq(2), registered by glibc 2.35 and later for every thread)
+ * whenever the thread returns to user space on a CPU; thread.c records where it is.
+ * Without rseq the answer is "maybe": the polls yield, and the first yield that gives the
+ * CPU to another program makes these waits sleep at once (tomp_yield_slow). */
+static bool partner_here(void) {
+  tomp_thread_t *me = tomp_self;
+  const uint32_t *mine = me ? tomp_load_acq(&me->cpu_word) : NULL;
+  if (!mine) return true;
+  uint32_t cpu = tomp_load_rlx(mine);
+  /* Only teammates: they live at least as long as the team we are in, so their rseq areas
+   * (in their thread-local storage) are there to read; a worker waiting for the next fork has
+   * no team, and its polls' yields find a primary queued on its CPU (tomp_wait_poll_look). */
+  tomp_team_t *team = me->team;
+  if (!team) return false;
+  for (unsigned i = 0, n = team->nthreads; i < n; i++) {
+    tomp_thread_t *t = team->threads[i];
+    if (!t || t == me) continue;
+    int st = tomp_load_rlx(&t->state);
+    if ((st & 0x10) || st == ompt_state_idle) continue; /* a wait_* state, or parked */
+    const uint32_t *w = tomp_load_acq(&t->cpu_word);
+    if (!w || tomp_load_rlx(w) == cpu) return true;
+  }
+  return false;
+}
+
+unsigned long tomp_spins_contended(void) {
+  tomp_wait_yields = false;
+  /* a wait with too few polls to look at the sample still renews it now and then */
+  if (++tomp_wait_polls >= TOMP_BUSY_POLLS) tomp_busy_sample();
+  unsigned long n = tomp_load_rlx(&spin_count_contended);
+  /* swamped (a handful of polls), or the partner is on another CPU: pause */
+  if (n < TOMP_BUSY_POLLS || !partner_here()) return n;
+  if (tomp_load_rlx(&tomp_yield_slow)) return 0;
+  tomp_wait_yields = true;
+  return tomp_spins_oversub(tomp_load_rlx(&tomp_nthreads_live));
+}
+
+/* Who else wants this CPU?  partner_here misses a teammate the scheduler moved onto our CPU
+ * while it waited for one (its rseq area still shows the CPU it last ran on), and a worker
+ * waiting for the next fork has no teammates to look at; a waiter that only pauses then
+ * keeps that thread off the CPU for its whole budget (150-200 us per region measured).  So
+ * on a busy machine every TOMP_BUSY_POLLS polls a wait yields: with a thread of ours queued
+ * on its CPU that hands over at once, with nobody it returns at once; only with another
+ * program's thread queued there does it give that thread a slice (a yield over
+ * TOMP_YIELD_SLOW_NS with others runnable), and then this thread's waits only pause for the
+ * next TOMP_YIELD_RETRY_NS (hog_until): one slice lost per 100 ms. */
+static __thread uint64_t hog_until __attribute__((tls_model("initial-exec")));
+
+void tomp_wait_poll_look(void) {
+  if (!tomp_wait_yields && tomp_unlikely(tomp_load_rlx(&tomp_machine_busy)) &&
+      tomp_load_rlx(&tomp_nthreads_live) <= tomp_num_procs) {
+    uint64_t t0 = tomp_now_ns();
+    if (t0 >= hog_until) {
+      sched_yield();
+      uint64_t t1 = tomp_now_ns();
+      if (t1 - t0 >= TOMP_YIELD_SLOW_NS && others_runnable()) hog_until = t1 + TOMP_YIELD_RETRY_NS;
+    }
+  }
+  tomp_busy_sample();
 }

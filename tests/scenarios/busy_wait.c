@@ -15,8 +15,12 @@
  *                      gave the CPU to one of ours (the primary's serial code, a teammate's
  *                      work): the waits keep yielding
  *   busy_wait active   (on one CPU, slow yields, OMP_WAIT_POLICY=active) it still yields
- *   busy_wait busy     (2+ CPUs, busy) short regions compute the right sums, and a wait for
- *                      a partner that is not running sleeps without yielding
+ *   busy_wait busy     (2+ CPUs, swamped: 1000 runnable) short regions compute the right
+ *                      sums, and a wait for a partner that is not running sleeps without
+ *                      yielding
+ *   busy_wait contended (2+ CPUs, one other program's thread runnable per CPU) a wait for a
+ *                      partner that is not running polls a while (for about what a wake-up
+ *                      costs) before it sleeps, instead of sleeping at once
  *   busy_wait transient (2+ CPUs, BUSY_TRANSIENT: the first sample is busy, all later ones
  *                      idle) one busy sample does not make the machine busy: waits for a
  *                      partner that arrives within a moment poll instead of sleeping at once
@@ -32,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *loadavg;
 static unsigned long (*my_yields)(void), (*my_sleeps)(void), (*my_clocks)(void);
@@ -155,6 +160,26 @@ int main(int argc, char **argv) {
     EXPECT(y == 0, "busy machine, 2 threads on 2+ CPUs: %lu yields in one wait", y);
     EXPECT(z >= 1, "busy machine: the wait for a partner 20 ms away never slept");
     check_regions();
+  } else if (strcmp(mode, "contended") == 0) {
+    /* Before the budget depended on how many other threads compete, every wait on a busy
+     * machine slept at once: no clock read, no yield (failed). */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    set_load(2 + (int)cpus); /* our two threads and one other per CPU */
+    settle();
+    unsigned long polled = 0, slept = 0;
+    const int waits = 4;
+    for (int i = 0; i < waits; i++) {
+      y = yields_in_wait(20, &z);
+      polled += y > 0 || last_clocks > 0;
+      slept += z > 0;
+    }
+    printf("contended: of %d waits for a partner 20 ms away %lu polled first, %lu slept\n", waits,
+           polled, slept);
+    EXPECT(polled == (unsigned long)waits, "contended: %lu of %d waits slept at once",
+           waits - polled, waits);
+    EXPECT(slept == (unsigned long)waits, "contended: %lu of %d waits of 20 ms never slept",
+           waits - slept, waits);
+    check_regions();
   } else if (strcmp(mode, "transient") == 0) {
     /* The first wait polls long enough to take the first sample (busy) but not a second
      * one (the period is 1 ms); then waits of 0.2 ms, fewer than the 64 that would make a
@@ -178,7 +203,7 @@ int main(int argc, char **argv) {
            waits);
     check_regions();
   } else {
-    fprintf(stderr, "usage: busy_wait oversub|slow|slow_own|active|busy|transient\n");
+    fprintf(stderr, "usage: busy_wait oversub|slow|slow_own|active|busy|contended|transient\n");
     return 64;
   }
   if (failures) return 1;

@@ -13,7 +13,9 @@
 # yields (before the runnable count was asked: at most one yield, failed); OMP_WAIT_POLICY=active keeps
 # yielding; on 2+ CPUs and busy, a wait does not yield and short regions stay correct; on
 # 2+ CPUs one busy sample followed by idle ones does not make waits sleep at once (before
-# the busy score every wait after that one sample slept without polling: failed).  Which
+# the busy score every wait after that one sample slept without polling: failed); with one
+# other program's thread per CPU a wait polls a while before it sleeps (before: slept at
+# once, failed).  Which
 # waits polled is told by the clock: a polling wait reads it every 64 polls.
 set -u
 B=${TOMP_BUILD:?}
@@ -126,6 +128,7 @@ run slow_own 0 BUSY_SLOW_YIELD=1
 run active 0 BUSY_SLOW_YIELD=1 OMP_WAIT_POLICY=active
 if [ "$(nproc)" -ge 2 ]; then
   run busy ""
+  run contended ""
   run transient "" BUSY_TRANSIENT=1
 else
   echo "busy, transient: skipped (one CPU)"
