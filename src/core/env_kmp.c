@@ -88,32 +88,9 @@ static bool parse_blocktime(const char *v, int *ms) {
     return true;
   }
   s = v;
-  unsigned long x;
-  if (!tomp_env_scan_ulong(&s, ULONG_MAX, &x)) return false;
-  while (isspace((unsigned char)*s))
-    s++;
-  unsigned long unit = 1;
-  switch (tolower((unsigned char)*s)) {
-  case 's':
-    unit = 1000ul;
-    s++;
-    break;
-  case 'm':
-    unit = 60000ul;
-    s++;
-    break;
-  case 'h':
-    unit = 3600000ul;
-    s++;
-    break;
-  case 'd':
-    unit = 86400000ul;
-    s++;
-    break;
-  default:
-    break;
-  }
-  if (!tomp_env_at_end(s)) return false;
+  static const unsigned long muls[] = {1000ul, 60000ul, 3600000ul, 86400000ul};
+  unsigned long x, unit;
+  if (!tomp_env_scan_unit(&s, "smhd", muls, 1, &x, &unit) || !tomp_env_at_end(s)) return false;
   *ms = x > (unsigned long)(INT_MAX - 1) / unit ? INT_MAX - 1 : (int)(x * unit);
   return true;
 }
@@ -126,38 +103,13 @@ static unsigned long ms_polls(int ms) {
 /* KMP_STACKSIZE: a number with an optional unit B, K, M, G or T (and a B after it, "4mb");
  * bytes without one (libomp's unit for this variable; OMP_STACKSIZE's is K). */
 static bool parse_size(const char *v, size_t *out) {
+  static const unsigned long muls[] = {1, 1ul << 10, 1ul << 20, 1ul << 30, 1ul << 40};
   const char *s = v;
-  unsigned long x;
-  if (!tomp_env_scan_ulong(&s, ULONG_MAX, &x)) return false;
-  while (isspace((unsigned char)*s))
-    s++;
-  unsigned shift = 0;
-  switch (tolower((unsigned char)*s)) {
-  case 'b':
-    s++;
-    break;
-  case 'k':
-    shift = 10;
-    s++;
-    break;
-  case 'm':
-    shift = 20;
-    s++;
-    break;
-  case 'g':
-    shift = 30;
-    s++;
-    break;
-  case 't':
-    shift = 40;
-    s++;
-    break;
-  default:
-    break;
-  }
-  if (shift && tolower((unsigned char)*s) == 'b') s++;
-  if (!tomp_env_at_end(s) || x > (SIZE_MAX >> shift)) return false;
-  *out = (size_t)x << shift;
+  unsigned long x, mul;
+  if (!tomp_env_scan_unit(&s, "bkmgt", muls, 1, &x, &mul)) return false;
+  if (mul > 1 && tolower((unsigned char)*s) == 'b') s++;
+  if (!tomp_env_at_end(s) || x > SIZE_MAX / mul) return false;
+  *out = (size_t)(x * mul);
   return true;
 }
 

@@ -49,6 +49,11 @@ void tomp_kmp_settings_print(void) TOMP_HIDDEN;
 
 /* env.c's parsers and wait settings, for env_kmp.c */
 bool tomp_env_scan_ulong(const char **sp, unsigned long max, unsigned long *out) TOMP_HIDDEN;
+/* A number and an optional unit after blanks, one letter of units (any case) whose multiplier
+ * is muls' entry at its place (dflt without one): *x and *mul, *sp past the unit.  The caller
+ * checks what follows and whether x * mul fits. */
+bool tomp_env_scan_unit(const char **sp, const char *units, const unsigned long *muls,
+                        unsigned long dflt, unsigned long *x, unsigned long *mul) TOMP_HIDDEN;
 bool tomp_env_scan_word(const char **sp, const char *w) TOMP_HIDDEN;
 bool tomp_env_at_end(const char *s) TOMP_HIDDEN;
 /* Waits poll x times before they sleep, however busy the machine (GOMP_SPINCOUNT's rule). */
