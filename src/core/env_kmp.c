@@ -31,19 +31,20 @@ static bool stacksize_given; /* KMP_STACKSIZE set: OMP_STACKSIZE, GOMP_STACKSIZE
 
 /* ---- values ---------------------------------------------------------------------------- */
 
-static bool is_one_of(const char *v, const char *const *words) {
-  for (; *words; words++) {
+/* Which word of the NULL-ended list v is (the whole value, any case, blanks around), or -1. */
+static int is_one_of(const char *v, const char *const *words) {
+  for (int i = 0; words[i]; i++) {
     const char *s = v;
-    if (tomp_env_scan_word(&s, *words) && tomp_env_at_end(s)) return true;
+    if (tomp_env_scan_word(&s, words[i]) && tomp_env_at_end(s)) return i;
   }
-  return false;
+  return -1;
 }
 
 /* libomp's booleans: 1 true, 0 false, -1 neither */
 static int kmp_bool(const char *v) {
   static const char *const yes[] = {"1", "true", "on", "yes", ".t.", NULL};
   static const char *const no[] = {"0", "false", "off", "no", ".f.", NULL};
-  return is_one_of(v, yes) ? 1 : is_one_of(v, no) ? 0 : -1;
+  return is_one_of(v, yes) >= 0 ? 1 : is_one_of(v, no) >= 0 ? 0 : -1;
 }
 
 static void env_kmp_bool(const char *name, bool *dst) {
@@ -81,13 +82,12 @@ static void env_kmp_int(const char *name, long min, long max, int *dst, const ch
 /* KMP_BLOCKTIME: milliseconds, or a number with one of libomp's units s, m, h, d, or
  * infinite; large values are INT_MAX - 1 ms (libomp's largest finite blocktime). */
 static bool parse_blocktime(const char *v, int *ms) {
-  const char *s = v;
-  if ((tomp_env_scan_word(&s, "infinite") || tomp_env_scan_word(&s, "infinity")) &&
-      tomp_env_at_end(s)) {
+  static const char *const infinite[] = {"infinite", "infinity", NULL};
+  if (is_one_of(v, infinite) >= 0) {
     *ms = INT_MAX;
     return true;
   }
-  s = v;
+  const char *s = v;
   static const unsigned long muls[] = {1000ul, 60000ul, 3600000ul, 86400000ul};
   unsigned long x, unit;
   if (!tomp_env_scan_unit(&s, "smhd", muls, 1, &x, &unit) || !tomp_env_at_end(s)) return false;
@@ -496,16 +496,14 @@ void tomp_env_kmp_wait(void) {
   bool lib_set = false;
   const char *v = getenv("KMP_LIBRARY");
   if (v) {
-    static const char *const names[] = {"serial", "turnaround", "throughput"};
-    for (int i = 0; i < 3; i++) {
-      const char *s = v;
-      if (tomp_env_scan_word(&s, names[i]) && tomp_env_at_end(s)) {
-        lib = i + 1;
-        lib_set = true;
-      }
-    }
-    if (!lib_set)
+    static const char *const names[] = {"serial", "turnaround", "throughput", NULL};
+    int i = is_one_of(v, names);
+    if (i >= 0) {
+      lib = i + 1;
+      lib_set = true;
+    } else {
       kwarn(42, "KMP_LIBRARY='%s' is not serial, turnaround or throughput; using throughput", v);
+    }
   }
   tomp_g.kmp_library = lib;
   if (lib_set && lib == 1) tomp_g.icv.thread_limit = 1;
@@ -586,18 +584,14 @@ void tomp_env_kmp_init(void) {
   tomp_g.kmp_teams_proc_bind = TOMP_BIND_SPREAD;
   const char *v = getenv("KMP_TEAMS_PROC_BIND");
   if (v) {
-    static const char *const words[] = {"primary", "master", "close", "spread"};
+    static const char *const words[] = {"primary", "master", "close", "spread", NULL};
     static const int binds[] = {TOMP_BIND_PRIMARY, TOMP_BIND_PRIMARY, TOMP_BIND_CLOSE,
                                 TOMP_BIND_SPREAD};
-    bool ok = false;
-    for (int i = 0; i < 4 && !ok; i++) {
-      const char *s = v;
-      if (tomp_env_scan_word(&s, words[i]) && tomp_env_at_end(s)) {
-        tomp_g.kmp_teams_proc_bind = binds[i];
-        ok = true;
-      }
-    }
-    if (!ok) kwarn(42, "KMP_TEAMS_PROC_BIND='%s' is not spread, close or primary; using spread", v);
+    int i = is_one_of(v, words);
+    if (i >= 0)
+      tomp_g.kmp_teams_proc_bind = binds[i];
+    else
+      kwarn(42, "KMP_TEAMS_PROC_BIND='%s' is not spread, close or primary; using spread", v);
   }
   bool throttle = true;
   env_kmp_bool("KMP_ENABLE_TASK_THROTTLING", &throttle);
