@@ -607,10 +607,9 @@ void tomp_env_kmp_report(void) {
     size_t n = tomp_places_format(NULL, 0);
     char *p = tomp_malloc(n + 1);
     tomp_places_format(p, n + 1);
-    static const char *const bn[] = {"false", "true", "primary", "close", "spread"};
     tomp_inform(157, "KMP_AFFINITY: %u available OS procs; %d places %s; binding %s",
                 tomp_num_procs, tomp_nplaces, tomp_nplaces ? p : "(none)",
-                bn[tomp_g.icv.bind < 5 ? tomp_g.icv.bind : 0]);
+                tomp_bind_word(tomp_g.icv.bind));
     free(p);
   }
   if (settings) tomp_kmp_settings_print();

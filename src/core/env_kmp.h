@@ -46,6 +46,9 @@ const char *tomp_env_kmp_affinity_shown(void) TOMP_HIDDEN;
 /* display.c: the KMP_SETTINGS listing (libomp's "User settings" and "Effective settings"),
  * on stderr */
 void tomp_kmp_settings_print(void) TOMP_HIDDEN;
+/* A bind-var value (TOMP_BIND_*) as libomp's listings write it: "false", "true", "primary",
+ * "close", "spread" (display.c; KMP_SETTINGS, KMP_AFFINITY=verbose). */
+const char *tomp_bind_word(unsigned bind) TOMP_HIDDEN;
 
 /* env.c's parsers and wait settings, for env_kmp.c */
 bool tomp_env_scan_ulong(const char **sp, unsigned long max, unsigned long *out) TOMP_HIDDEN;
