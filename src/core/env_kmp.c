@@ -25,9 +25,7 @@ const char *tomp_env_places_name;
 #define kwarn(number, ...)                                                                         \
   (tomp_llvm_only() ? tomp_warn_llvm(number, __VA_ARGS__) : tomp_warn(__VA_ARGS__))
 
-static bool settings;        /* KMP_SETTINGS */
-static bool library_given;   /* KMP_LIBRARY set: OMP_WAIT_POLICY yields */
-static bool stacksize_given; /* KMP_STACKSIZE set: OMP_STACKSIZE, GOMP_STACKSIZE yield */
+static bool settings; /* KMP_SETTINGS */
 
 /* ---- values ---------------------------------------------------------------------------- */
 
@@ -462,8 +460,6 @@ void tomp_env_kmp_early(void) {
   env_kmp_bool("KMP_WARNINGS", &on);
   tomp_warnings_off = !on;
   env_kmp_bool("KMP_SETTINGS", &settings);
-  library_given = getenv("KMP_LIBRARY") != NULL;
-  stacksize_given = getenv("KMP_STACKSIZE") != NULL;
   env_hw_subset();
   affinity_parse();
 }
@@ -471,12 +467,12 @@ void tomp_env_kmp_early(void) {
 bool tomp_env_kmp_outranks(const char *name) {
   const char *rival;
   if (!strcmp(name, "OMP_WAIT_POLICY"))
-    rival = library_given ? "KMP_LIBRARY" : NULL;
+    rival = "KMP_LIBRARY";
   else if (!strcmp(name, "OMP_STACKSIZE") || !strcmp(name, "GOMP_STACKSIZE"))
-    rival = stacksize_given ? "KMP_STACKSIZE" : NULL;
+    rival = "KMP_STACKSIZE";
   else
     rival = aff.type != AFF_UNSET ? "KMP_AFFINITY" : NULL; /* places and binding */
-  if (!rival) return false;
+  if (!rival || !getenv(rival)) return false;
   if (getenv(name)) kwarn(182, "%s: ignored because %s has been defined", name, rival);
   return true;
 }

@@ -10,8 +10,8 @@
 
 #include "internal.h"
 
-/* First of all: KMP_WARNINGS (so it silences what follows) and which KMP_* variables that
- * outrank OMP_* ones are set. */
+/* First of all: KMP_WARNINGS (so it silences what follows), KMP_SETTINGS, KMP_HW_SUBSET and
+ * KMP_AFFINITY (which outranks the OMP_* place and binding variables). */
 void tomp_env_kmp_early(void) TOMP_HIDDEN;
 /* Whether OMP_* (or GOMP_*) variable name yields to a libomp variable that is set, as in
  * libomp (OMP_WAIT_POLICY to KMP_LIBRARY, OMP_STACKSIZE and GOMP_STACKSIZE to KMP_STACKSIZE,
