@@ -6,7 +6,8 @@
  * branch, which did not look at the cancellation, and nobody woke it again: the canceller
  * and the others waited for it in the closing barrier.  Hung within 20000 regions of 8
  * threads before the fix (found in review).  Many short regions, the last thread creating
- * a task and cancelling after a varying delay, the others in a barrier.
+ * a task and cancelling after a varying delay, the others in a barrier; a region that does
+ * not end within 30 s fails the test (WATCHDOG) rather than hanging it.
  * test-env: OMP_CANCELLATION=true OMP_WAIT_POLICY=passive */
 #include <omp.h>
 #include <stdio.h>
@@ -27,6 +28,10 @@ int main(void) {
   for (int it = 0; it < REGIONS; it++) {
     seed = seed * 1103515245u + 12345u;
     unsigned d = (seed >> 16) % 4000;
+    WATCHDOG(30,
+             "a region whose last thread cancels it did not end (a thread missed the "
+             "cancellation in the barrier)",
+             it);
 #pragma omp parallel num_threads(NTH)
     {
       if (omp_get_thread_num() == omp_get_num_threads() - 1) {

@@ -9,7 +9,9 @@
  *   - tasks run at the barrier creating tasks themselves (slots taken while waiting);
  *   - a nested region inside a task with tasks of its own (slots for two teams);
  *   - detached tasks fulfilled by another thread of the team.
- * Tasks are long enough (a few microseconds) to be deferred rather than run at once. */
+ * Tasks are long enough (a few microseconds) to be deferred rather than run at once.  A
+ * count that never comes back to zero would keep a barrier waiting: a round that does not
+ * end within 30 s fails the test (WATCHDOG) rather than hanging it. */
 #include <omp.h>
 #include <stdio.h>
 
@@ -35,6 +37,11 @@ int main(void) {
   {
     int me = omp_get_thread_num(), nt = omp_get_num_threads();
     for (int r = 0; r < ROUNDS; r++) {
+      if (me == 0)
+        WATCHDOG(30,
+                 "a round of tasks did not end (a barrier waits for a task count that "
+                 "does not reach zero)",
+                 r);
       int base = __atomic_load_n(&ran, __ATOMIC_RELAXED);
 #pragma omp barrier
       /* one producer */
@@ -113,6 +120,11 @@ int main(void) {
   {
     int me = omp_get_thread_num(), nt = omp_get_num_threads();
     for (int r = 1; r <= ROUNDS; r++) {
+      if (me == 0)
+        WATCHDOG(30,
+                 "a round of detached tasks did not end (a barrier waits for a task "
+                 "count that does not reach zero)",
+                 ROUNDS + r);
       int base = __atomic_load_n(&ran, __ATOMIC_RELAXED);
 #pragma omp barrier
       omp_event_handle_t e, next = 0;

@@ -168,24 +168,22 @@ static long group_key(int cpu, int lvl) {
 
 /* ---- KMP_HW_SUBSET ----------------------------------------------------------------------- */
 
-/* Position of CPU i's unit (key) among the units of its parent (same parent key), in the order
- * of their first CPUs. */
-static int unit_rank(const long *key, const long *parent, int i) {
-  int f = i; /* the first CPU of i's unit */
-  for (int j = 0; j < i; j++)
-    if (parent[j] == parent[i] && key[j] == key[i]) {
-      f = j;
-      break;
+/* Per CPU i: the position of its unit (key) among the units of its parent (same parent key),
+ * in the order of their first CPUs.  Units are numbered as their first CPUs come, so a new
+ * unit's number is one more than the largest its parent has so far. */
+static void unit_ranks(const long *key, const long *parent, int n, int *rank) {
+  for (int i = 0; i < n; i++) {
+    int r = 0;
+    for (int j = 0; j < i; j++) {
+      if (parent[j] != parent[i]) continue;
+      if (key[j] == key[i]) {
+        r = rank[j]; /* j is the first CPU of i's unit */
+        break;
+      }
+      if (rank[j] >= r) r = rank[j] + 1;
     }
-  int r = 0;
-  for (int j = 0; j < f; j++) {
-    if (parent[j] != parent[i]) continue;
-    bool first = true; /* j is the first CPU of its unit */
-    for (int k = 0; k < j && first; k++)
-      if (parent[k] == parent[j] && key[k] == key[j]) first = false;
-    r += first;
+    rank[i] = r;
   }
-  return r;
 }
 
 int tomp_affinity_subset(const int count[3], const int offset[3]) {
@@ -203,12 +201,17 @@ int tomp_affinity_subset(const int count[3], const int offset[3]) {
     parent[1][i] = key[0][i];
     parent[2][i] = key[1][i];
   }
+  int *rank[3];
+  for (int l = 0; l < 3; l++) {
+    rank[l] = tomp_malloc(sizeof(int) * (size_t)navail);
+    unit_ranks(key[l], parent[l], navail, rank[l]);
+  }
   bool *keep = tomp_malloc(sizeof(bool) * (size_t)navail);
   int units[3] = {0, 0, 0}, kept = 0;
   for (int i = 0; i < navail; i++) {
     keep[i] = true;
     for (int l = 0; l < 3; l++) {
-      int r = unit_rank(key[l], parent[l], i);
+      int r = rank[l][i];
       if (r + 1 > units[l]) units[l] = r + 1;
       if (r < offset[l] || (count[l] && r >= offset[l] + count[l])) keep[i] = false;
     }
@@ -233,6 +236,7 @@ int tomp_affinity_subset(const int count[3], const int offset[3]) {
   for (int l = 0; l < 3; l++) {
     free(key[l]);
     free(parent[l]);
+    free(rank[l]);
   }
   free(keep);
   return bad >= 0 ? bad : kept > 0 ? -1 : 3;

@@ -465,6 +465,11 @@ void tomp_display_env_print(int verbose) {
 
 /* ---- KMP_SETTINGS (env_kmp.h) ---------------------------------------------------------- */
 
+const char *tomp_bind_word(unsigned bind) {
+  static const char *const words[] = {"false", "true", "primary", "close", "spread"};
+  return bind < sizeof words / sizeof words[0] ? words[bind] : "false";
+}
+
 /* A size as libomp lists it: the largest unit that divides it (k, M, G), else bytes. */
 static void size_text(str_t *s, size_t n) {
   if (n && n % (1ul << 30) == 0) str_printf(s, "%zuG", n >> 30);
@@ -519,8 +524,8 @@ void tomp_kmp_settings_print(void) {
   str_puts(&s, "   KMP_STACKSIZE=");
   size_text(&s, stack);
   str_puts(&s, "\n");
-  static const char *const tpb[] = {"false", "true", "primary", "close", "spread"};
-  str_printf(&s, "   KMP_TEAMS_PROC_BIND=%s\n", tpb[tomp_g.kmp_teams_proc_bind % 5]);
+  str_printf(&s, "   KMP_TEAMS_PROC_BIND=%s\n",
+             tomp_bind_word((unsigned)tomp_g.kmp_teams_proc_bind));
   if (tomp_g.kmp_teams_thread_limit)
     str_printf(&s, "   KMP_TEAMS_THREAD_LIMIT=%d\n", tomp_g.kmp_teams_thread_limit);
   else str_puts(&s, "   KMP_TEAMS_THREAD_LIMIT: value is not defined\n");
@@ -555,10 +560,9 @@ void tomp_kmp_settings_print(void) {
   } else {
     str_puts(&s, "   OMP_PLACES: value is not defined\n");
   }
-  static const char *const binds[] = {"false", "true", "primary", "close", "spread"};
-  str_printf(&s, "   OMP_PROC_BIND='%s", binds[tomp_g.bind_list[0] % 5]);
+  str_printf(&s, "   OMP_PROC_BIND='%s", tomp_bind_word(tomp_g.bind_list[0]));
   for (unsigned i = 1; i < tomp_g.bind_list_len; i++)
-    str_printf(&s, ",%s", binds[tomp_g.bind_list[i] % 5]);
+    str_printf(&s, ",%s", tomp_bind_word(tomp_g.bind_list[i]));
   str_puts(&s, "'\n");
   {
     /* as clang code reads run-sched-var (docs/kmp-abi.md, "Schedules") */

@@ -87,9 +87,26 @@ static bool parse_bool(const char *s, bool *out) {
 
 static const char *getenv_set(const char *name) { return getenv(name); }
 
+/* A number (any, up to ULONG_MAX) and an optional unit after blanks: one letter of units (any
+ * case), whose multiplier is the entry of muls at the letter's place, dflt without one.
+ * Advances *sp past the unit; the caller checks what follows and that x * mul fits. */
+static bool scan_unit(const char **sp, const char *units, const unsigned long *muls,
+                      unsigned long dflt, unsigned long *x, unsigned long *mul) {
+  if (!scan_ulong(sp, ULONG_MAX, x)) return false;
+  const char *s = skip_blank(*sp);
+  const char *u = *s ? strchr(units, tolower((unsigned char)*s)) : NULL;
+  *mul = u ? muls[u - units] : dflt;
+  *sp = u ? s + 1 : s;
+  return true;
+}
+
 /* the parsers for env_kmp.c (env_kmp.h) */
 bool tomp_env_scan_ulong(const char **sp, unsigned long max, unsigned long *out) {
   return scan_ulong(sp, max, out);
+}
+bool tomp_env_scan_unit(const char **sp, const char *units, const unsigned long *muls,
+                        unsigned long dflt, unsigned long *x, unsigned long *mul) {
+  return scan_unit(sp, units, muls, dflt, x, mul);
 }
 bool tomp_env_scan_word(const char **sp, const char *w) { return scan_word(sp, w); }
 bool tomp_env_at_end(const char *s) { return at_end(s); }
@@ -281,28 +298,18 @@ static void env_stacksize(void) {
     v = getenv_set(name);
   }
   if (!v) return;
+  static const unsigned long muls[] = {1, 1ul << 10, 1ul << 20, 1ul << 30};
   const char *s = v;
-  unsigned long x;
-  bool ok = scan_ulong(&s, ULONG_MAX, &x) && x > 0;
-  unsigned shift = 10;
-  if (ok) {
-    s = skip_blank(s);
-    switch (*s) {
-    case 'b': case 'B': shift = 0; s++; break;
-    case 'k': case 'K': shift = 10; s++; break;
-    case 'm': case 'M': shift = 20; s++; break;
-    case 'g': case 'G': shift = 30; s++; break;
-    default: break;
-    }
-    ok = at_end(s) && x <= (SIZE_MAX >> shift);
-  }
+  unsigned long x, mul;
+  bool ok = scan_unit(&s, "bkmg", muls, 1ul << 10, &x, &mul) && x > 0 && at_end(s) &&
+            x <= SIZE_MAX / mul;
   if (!ok) {
     tomp_warn("%s='%s' is not a positive size (number with optional B, K, M or G suffix); "
               "using the default (system default stack)",
               name, v);
     return;
   }
-  tomp_g.stacksize = (size_t)x << shift;
+  tomp_g.stacksize = (size_t)(x * mul);
 }
 
 #define SPIN_ACTIVE 30000000000ul /* practically forever */
@@ -348,27 +355,16 @@ static void env_wait_policy(void) {
   if (is_word(v, "infinite") || is_word(v, "infinity")) {
     x = ULONG_MAX;
   } else {
+    static const unsigned long muls[] = {1000ul, 1000000ul, 1000000000ul, 1000000000000ul};
     const char *s = v;
-    bool ok = scan_ulong(&s, ULONG_MAX, &x);
-    if (ok) {
-      s = skip_blank(s);
-      unsigned long mul = 1;
-      switch (*s) {
-      case 'k': case 'K': mul = 1000ul; s++; break;
-      case 'm': case 'M': mul = 1000000ul; s++; break;
-      case 'g': case 'G': mul = 1000000000ul; s++; break;
-      case 't': case 'T': mul = 1000000000000ul; s++; break;
-      default: break;
-      }
-      ok = at_end(s) && x <= ULONG_MAX / mul;
-      x *= mul;
-    }
-    if (!ok) {
+    unsigned long mul;
+    if (!scan_unit(&s, "kmgt", muls, 1, &x, &mul) || !at_end(s) || x > ULONG_MAX / mul) {
       tomp_warn("GOMP_SPINCOUNT='%s' is not a non-negative count (optional k, M, G, T suffix) or "
                 "infinite; using the default (%lu)",
                 v, tomp_spin_count);
       return;
     }
+    x *= mul;
   }
   tomp_env_spin_set(x);
 }

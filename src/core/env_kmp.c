@@ -25,25 +25,24 @@ const char *tomp_env_places_name;
 #define kwarn(number, ...)                                                                         \
   (tomp_llvm_only() ? tomp_warn_llvm(number, __VA_ARGS__) : tomp_warn(__VA_ARGS__))
 
-static bool settings;        /* KMP_SETTINGS */
-static bool library_given;   /* KMP_LIBRARY set: OMP_WAIT_POLICY yields */
-static bool stacksize_given; /* KMP_STACKSIZE set: OMP_STACKSIZE, GOMP_STACKSIZE yield */
+static bool settings; /* KMP_SETTINGS */
 
 /* ---- values ---------------------------------------------------------------------------- */
 
-static bool is_one_of(const char *v, const char *const *words) {
-  for (; *words; words++) {
+/* Which word of the NULL-ended list v is (the whole value, any case, blanks around), or -1. */
+static int is_one_of(const char *v, const char *const *words) {
+  for (int i = 0; words[i]; i++) {
     const char *s = v;
-    if (tomp_env_scan_word(&s, *words) && tomp_env_at_end(s)) return true;
+    if (tomp_env_scan_word(&s, words[i]) && tomp_env_at_end(s)) return i;
   }
-  return false;
+  return -1;
 }
 
 /* libomp's booleans: 1 true, 0 false, -1 neither */
 static int kmp_bool(const char *v) {
   static const char *const yes[] = {"1", "true", "on", "yes", ".t.", NULL};
   static const char *const no[] = {"0", "false", "off", "no", ".f.", NULL};
-  return is_one_of(v, yes) ? 1 : is_one_of(v, no) ? 0 : -1;
+  return is_one_of(v, yes) >= 0 ? 1 : is_one_of(v, no) >= 0 ? 0 : -1;
 }
 
 static void env_kmp_bool(const char *name, bool *dst) {
@@ -81,39 +80,15 @@ static void env_kmp_int(const char *name, long min, long max, int *dst, const ch
 /* KMP_BLOCKTIME: milliseconds, or a number with one of libomp's units s, m, h, d, or
  * infinite; large values are INT_MAX - 1 ms (libomp's largest finite blocktime). */
 static bool parse_blocktime(const char *v, int *ms) {
-  const char *s = v;
-  if ((tomp_env_scan_word(&s, "infinite") || tomp_env_scan_word(&s, "infinity")) &&
-      tomp_env_at_end(s)) {
+  static const char *const infinite[] = {"infinite", "infinity", NULL};
+  if (is_one_of(v, infinite) >= 0) {
     *ms = INT_MAX;
     return true;
   }
-  s = v;
-  unsigned long x;
-  if (!tomp_env_scan_ulong(&s, ULONG_MAX, &x)) return false;
-  while (isspace((unsigned char)*s))
-    s++;
-  unsigned long unit = 1;
-  switch (tolower((unsigned char)*s)) {
-  case 's':
-    unit = 1000ul;
-    s++;
-    break;
-  case 'm':
-    unit = 60000ul;
-    s++;
-    break;
-  case 'h':
-    unit = 3600000ul;
-    s++;
-    break;
-  case 'd':
-    unit = 86400000ul;
-    s++;
-    break;
-  default:
-    break;
-  }
-  if (!tomp_env_at_end(s)) return false;
+  const char *s = v;
+  static const unsigned long muls[] = {1000ul, 60000ul, 3600000ul, 86400000ul};
+  unsigned long x, unit;
+  if (!tomp_env_scan_unit(&s, "smhd", muls, 1, &x, &unit) || !tomp_env_at_end(s)) return false;
   *ms = x > (unsigned long)(INT_MAX - 1) / unit ? INT_MAX - 1 : (int)(x * unit);
   return true;
 }
@@ -126,38 +101,13 @@ static unsigned long ms_polls(int ms) {
 /* KMP_STACKSIZE: a number with an optional unit B, K, M, G or T (and a B after it, "4mb");
  * bytes without one (libomp's unit for this variable; OMP_STACKSIZE's is K). */
 static bool parse_size(const char *v, size_t *out) {
+  static const unsigned long muls[] = {1, 1ul << 10, 1ul << 20, 1ul << 30, 1ul << 40};
   const char *s = v;
-  unsigned long x;
-  if (!tomp_env_scan_ulong(&s, ULONG_MAX, &x)) return false;
-  while (isspace((unsigned char)*s))
-    s++;
-  unsigned shift = 0;
-  switch (tolower((unsigned char)*s)) {
-  case 'b':
-    s++;
-    break;
-  case 'k':
-    shift = 10;
-    s++;
-    break;
-  case 'm':
-    shift = 20;
-    s++;
-    break;
-  case 'g':
-    shift = 30;
-    s++;
-    break;
-  case 't':
-    shift = 40;
-    s++;
-    break;
-  default:
-    break;
-  }
-  if (shift && tolower((unsigned char)*s) == 'b') s++;
-  if (!tomp_env_at_end(s) || x > (SIZE_MAX >> shift)) return false;
-  *out = (size_t)x << shift;
+  unsigned long x, mul;
+  if (!tomp_env_scan_unit(&s, "bkmgt", muls, 1, &x, &mul)) return false;
+  if (mul > 1 && tolower((unsigned char)*s) == 'b') s++;
+  if (!tomp_env_at_end(s) || x > SIZE_MAX / mul) return false;
+  *out = (size_t)(x * mul);
   return true;
 }
 
@@ -510,8 +460,6 @@ void tomp_env_kmp_early(void) {
   env_kmp_bool("KMP_WARNINGS", &on);
   tomp_warnings_off = !on;
   env_kmp_bool("KMP_SETTINGS", &settings);
-  library_given = getenv("KMP_LIBRARY") != NULL;
-  stacksize_given = getenv("KMP_STACKSIZE") != NULL;
   env_hw_subset();
   affinity_parse();
 }
@@ -519,12 +467,12 @@ void tomp_env_kmp_early(void) {
 bool tomp_env_kmp_outranks(const char *name) {
   const char *rival;
   if (!strcmp(name, "OMP_WAIT_POLICY"))
-    rival = library_given ? "KMP_LIBRARY" : NULL;
+    rival = "KMP_LIBRARY";
   else if (!strcmp(name, "OMP_STACKSIZE") || !strcmp(name, "GOMP_STACKSIZE"))
-    rival = stacksize_given ? "KMP_STACKSIZE" : NULL;
+    rival = "KMP_STACKSIZE";
   else
     rival = aff.type != AFF_UNSET ? "KMP_AFFINITY" : NULL; /* places and binding */
-  if (!rival) return false;
+  if (!rival || !getenv(rival)) return false;
   if (getenv(name)) kwarn(182, "%s: ignored because %s has been defined", name, rival);
   return true;
 }
@@ -544,16 +492,14 @@ void tomp_env_kmp_wait(void) {
   bool lib_set = false;
   const char *v = getenv("KMP_LIBRARY");
   if (v) {
-    static const char *const names[] = {"serial", "turnaround", "throughput"};
-    for (int i = 0; i < 3; i++) {
-      const char *s = v;
-      if (tomp_env_scan_word(&s, names[i]) && tomp_env_at_end(s)) {
-        lib = i + 1;
-        lib_set = true;
-      }
-    }
-    if (!lib_set)
+    static const char *const names[] = {"serial", "turnaround", "throughput", NULL};
+    int i = is_one_of(v, names);
+    if (i >= 0) {
+      lib = i + 1;
+      lib_set = true;
+    } else {
       kwarn(42, "KMP_LIBRARY='%s' is not serial, turnaround or throughput; using throughput", v);
+    }
   }
   tomp_g.kmp_library = lib;
   if (lib_set && lib == 1) tomp_g.icv.thread_limit = 1;
@@ -634,18 +580,14 @@ void tomp_env_kmp_init(void) {
   tomp_g.kmp_teams_proc_bind = TOMP_BIND_SPREAD;
   const char *v = getenv("KMP_TEAMS_PROC_BIND");
   if (v) {
-    static const char *const words[] = {"primary", "master", "close", "spread"};
+    static const char *const words[] = {"primary", "master", "close", "spread", NULL};
     static const int binds[] = {TOMP_BIND_PRIMARY, TOMP_BIND_PRIMARY, TOMP_BIND_CLOSE,
                                 TOMP_BIND_SPREAD};
-    bool ok = false;
-    for (int i = 0; i < 4 && !ok; i++) {
-      const char *s = v;
-      if (tomp_env_scan_word(&s, words[i]) && tomp_env_at_end(s)) {
-        tomp_g.kmp_teams_proc_bind = binds[i];
-        ok = true;
-      }
-    }
-    if (!ok) kwarn(42, "KMP_TEAMS_PROC_BIND='%s' is not spread, close or primary; using spread", v);
+    int i = is_one_of(v, words);
+    if (i >= 0)
+      tomp_g.kmp_teams_proc_bind = binds[i];
+    else
+      kwarn(42, "KMP_TEAMS_PROC_BIND='%s' is not spread, close or primary; using spread", v);
   }
   bool throttle = true;
   env_kmp_bool("KMP_ENABLE_TASK_THROTTLING", &throttle);
@@ -661,10 +603,9 @@ void tomp_env_kmp_report(void) {
     size_t n = tomp_places_format(NULL, 0);
     char *p = tomp_malloc(n + 1);
     tomp_places_format(p, n + 1);
-    static const char *const bn[] = {"false", "true", "primary", "close", "spread"};
     tomp_inform(157, "KMP_AFFINITY: %u available OS procs; %d places %s; binding %s",
                 tomp_num_procs, tomp_nplaces, tomp_nplaces ? p : "(none)",
-                bn[tomp_g.icv.bind < 5 ? tomp_g.icv.bind : 0]);
+                tomp_bind_word(tomp_g.icv.bind));
     free(p);
   }
   if (settings) tomp_kmp_settings_print();

@@ -10,8 +10,8 @@
 
 #include "internal.h"
 
-/* First of all: KMP_WARNINGS (so it silences what follows) and which KMP_* variables that
- * outrank OMP_* ones are set. */
+/* First of all: KMP_WARNINGS (so it silences what follows), KMP_SETTINGS, KMP_HW_SUBSET and
+ * KMP_AFFINITY (which outranks the OMP_* place and binding variables). */
 void tomp_env_kmp_early(void) TOMP_HIDDEN;
 /* Whether OMP_* (or GOMP_*) variable name yields to a libomp variable that is set, as in
  * libomp (OMP_WAIT_POLICY to KMP_LIBRARY, OMP_STACKSIZE and GOMP_STACKSIZE to KMP_STACKSIZE,
@@ -46,9 +46,17 @@ const char *tomp_env_kmp_affinity_shown(void) TOMP_HIDDEN;
 /* display.c: the KMP_SETTINGS listing (libomp's "User settings" and "Effective settings"),
  * on stderr */
 void tomp_kmp_settings_print(void) TOMP_HIDDEN;
+/* A bind-var value (TOMP_BIND_*) as libomp's listings write it: "false", "true", "primary",
+ * "close", "spread" (display.c; KMP_SETTINGS, KMP_AFFINITY=verbose). */
+const char *tomp_bind_word(unsigned bind) TOMP_HIDDEN;
 
 /* env.c's parsers and wait settings, for env_kmp.c */
 bool tomp_env_scan_ulong(const char **sp, unsigned long max, unsigned long *out) TOMP_HIDDEN;
+/* A number and an optional unit after blanks, one letter of units (any case) whose multiplier
+ * is muls' entry at its place (dflt without one): *x and *mul, *sp past the unit.  The caller
+ * checks what follows and whether x * mul fits. */
+bool tomp_env_scan_unit(const char **sp, const char *units, const unsigned long *muls,
+                        unsigned long dflt, unsigned long *x, unsigned long *mul) TOMP_HIDDEN;
 bool tomp_env_scan_word(const char **sp, const char *w) TOMP_HIDDEN;
 bool tomp_env_at_end(const char *s) TOMP_HIDDEN;
 /* Waits poll x times before they sleep, however busy the machine (GOMP_SPINCOUNT's rule). */

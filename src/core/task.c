@@ -239,11 +239,18 @@ static void xtask_unref(tomp_xtask_t *x) {
   if (__atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) == 0) xtask_free(x);
 }
 
+/* Whether the caller's reference on x is its last, asked once nobody can take a new one (x's
+ * body, which alone makes children, has ended; each caller says why): then a load tells, and
+ * x is freed without an RMW on its count. */
+static inline bool xtask_last_ref(tomp_xtask_t *x) {
+  return __atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1;
+}
+
 /* The encountering thread is done with undeferred task x.  Deferred children may still
  * reference it; they can outlive its parent's body, so x then takes a reference on its
  * parent (still suspended, hence live) to keep the ancestor chain of those children live. */
 static void undeferred_release(tomp_xtask_t *x) {
-  if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)) {
+  if (tomp_likely(xtask_last_ref(x))) {
     xtask_free(x);
     return;
   }
@@ -691,7 +698,7 @@ static void complete(tomp_xtask_t *x) {
   if (__atomic_sub_fetch(&p->children, 1, __ATOMIC_SEQ_CST) == 0) tomp_task_poke(p);
   if (tg) taskgroup_leave(team, tg);
   /* its reference on p goes when x is freed */
-  if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)) {
+  if (tomp_likely(xtask_last_ref(x))) {
     xtask_free(x);
   } else {
     TOMP_COUNT_ADD(TOMP_CNT_TASK, RMW, 1);
@@ -1472,7 +1479,7 @@ undeferred(tomp_thread_t *thr, void (*fn)(void *), void *data, size_t arg_size, 
   tomp_store_rlx(&x->state, TOMP_XS_DONE);
 
   /* deferred children of x hold references; without any, nobody else can reach x */
-  if (tomp_likely(__atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1)) {
+  if (tomp_likely(xtask_last_ref(x))) {
     if (tomp_unlikely(x->pinfo.deps != NULL)) tomp_dep_table_free(&x->pinfo);
     if (tomp_likely(x->cls == CLS_PLAIN && c == thr->task_ctx && keep_free(c, CLS_PLAIN))) {
       x->lq.next = c->free[CLS_PLAIN];

@@ -102,7 +102,7 @@ typedef struct tomp_team {
   void *volatile task_red_first[2];
   uint32_t task_red_done[2];
   /* KMP_DETERMINISTIC_REDUCTION: the thread number whose turn it is to combine its copies in
-   * a reduction of clang code (the front-end's; 0 at rest) */
+   * a reduction of clang code, and a bit for a sleeper (the front-end's; 0 at rest) */
   uint32_t red_turn;
   /* env/affinity: the team's placement, fixed by the master before workers start */
   int place_master;             /* place of thread 0 (-1: the team is not bound) */

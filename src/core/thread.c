@@ -183,7 +183,6 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
   tomp_store_rlx(&t->team_busy, 1); /* published by our arrival at the closing barrier */
   /* read while the team's fields hold still; a waker reads it after seeing GO_PARKED */
   tomp_store_rlx(&t->park_word, tomp_team_park_word(team));
-  t->park_woken = false;
   t->team = team;
   t->tid = t->next_tid;
   t->task = &team->implicit[t->tid];
@@ -234,8 +233,11 @@ static uint32_t park(tomp_thread_t *t, uint32_t g) {
   if (!tomp_cas(&t->go, &parked, GO_IDLE)) return parked; /* handed a team (or an end) */
   /* Woken without work: a fork woke the word for others of our team (the tree release
    * hands over to us a few steps later) or a stray wake-up.  Poll a while, then sleep on
-   * go, where one wake-up is ours alone. */
-  t->park_woken = true;
+   * go, where one wake-up is ours alone, until the next region stores a word again.  No
+   * waker reads the word we clear: one reads it only after its exchange found go
+   * GO_PARKED, and go is GO_PARKED no more (our compare-exchange above), nor will be
+   * before run_region's store. */
+  tomp_store_rlx(&t->park_word, NULL);
   unsigned long n = tomp_spins();
   if (n > PARK_POLLS) n = PARK_POLLS;
   for (unsigned long i = 0; i < n && (g = tomp_load_acq(&t->go)) != GO_WORK && g != GO_END; i++)
@@ -263,7 +265,7 @@ static void *worker_main(void *arg) {
       while (g != GO_WORK && g != GO_END) {
         uint32_t idle = GO_IDLE;
         TOMP_COUNT_ADD(TOMP_CNT_FORKJOIN, WAIT, 2); /* the exchange to sleep, the futex wait */
-        if (tomp_load_rlx(&t->park_word) && !t->park_woken) {
+        if (tomp_load_rlx(&t->park_word)) {
           g = park(t, g);
           continue;
         }

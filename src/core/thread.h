@@ -29,10 +29,9 @@ typedef struct tomp_thread {
    * wait for it to leave the barrier first (see barrier.c). */
   uint32_t team_busy;
   /* Where this worker sleeps once idle, on its first sleep after a region: its team's park
-   * word (tomp_team_park_word; NULL: a team beyond the cache, so its own go), and whether a
-   * wake-up from that word found no work, after which it sleeps on go (thread.c) */
+   * word (tomp_team_park_word; NULL: a team beyond the cache, or a wake-up from the word
+   * found no work: its own go; thread.c) */
   uint32_t *park_word;
-  bool park_woken;
   tomp_team_t *next_team;
   unsigned next_tid;
   void (*fn)(void *);

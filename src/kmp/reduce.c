@@ -30,15 +30,26 @@ static inline bool red_wanted(void) {
  * given team size the result is the same at every run, whatever order they arrive in.  The
  * copies are combined in a chain, thread 0's first (libomp combines them in a tree: the
  * rounding differs from libomp's, the reproducibility is the same). */
+#define TURN_SLEEPER 0x80000000u /* in red_turn: a thread sleeps (or is about to) on it */
+
+/* core's wait policy: polls (tomp_spins, for each value of the turn seen), then the futex,
+ * marked in red_turn first so that only a pass that finds the mark makes the wake call */
 static void turn_wait(tomp_team_t *team, unsigned tid) {
-  uint32_t t; /* core's wait: the wait policy's polls, then the futex */
-  while ((t = tomp_load_acq(&team->red_turn)) != tid)
-    tomp_wait_while_eq(&team->red_turn, t);
+  uint32_t *w = &team->red_turn, t;
+  while (((t = tomp_load_acq(w)) & ~TURN_SLEEPER) != tid) {
+    unsigned long n = tomp_spins();
+    for (unsigned long i = 0; i < n && tomp_load_acq(w) == t; i++)
+      tomp_wait_pause();
+    if (tomp_load_acq(w) != t) continue;
+    /* a failed exchange: the turn moved (or another sleeper marked it): look again */
+    if ((t & TURN_SLEEPER) || tomp_cas(w, &t, t | TURN_SLEEPER))
+      tomp_futex_wait(w, t | TURN_SLEEPER);
+  }
 }
 
 static void turn_pass(tomp_team_t *team, unsigned tid) {
-  __atomic_store_n(&team->red_turn, tid + 1 < team->nthreads ? tid + 1 : 0, __ATOMIC_RELEASE);
-  tomp_futex_wake(&team->red_turn, INT_MAX);
+  uint32_t next = tid + 1 < team->nthreads ? tid + 1 : 0;
+  if (tomp_xchg(&team->red_turn, next) & TURN_SLEEPER) tomp_futex_wake(&team->red_turn, INT_MAX);
 }
 
 static kmp_int32 reduce_begin(tomp_thread_t *thr, const ident_t *loc, kmp_critical_name *lck) {
