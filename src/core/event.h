@@ -302,12 +302,40 @@ static inline void tomp_ev_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_tas
   TOMP_EV_CALL(parallel_begin, thr, team, ptask, req, flags);
 }
 
-/* Runs in the encountering task after the closing barrier.  Workers report their
- * implicit-task end right after that barrier too; waiting until each is parked again makes
- * every implicit-task end of the region precede its parallel end. */
+/* ---- The join's wait for the workers' end events ------------------------------------------
+ * tomp promises more than OpenMP 5.2 asks: every worker's implicit-task end (and its closing
+ * barrier's end events before it) precedes the region's parallel end (docs/ompt-support.md,
+ * "Event order at the end of a region").  An observed fork arms team->ev_left with the number
+ * of workers; each worker of the region, on its observed path, decrements it once it has
+ * reported everything (tomp_ev_worker_done), and the primary waits for zero on that one word:
+ * polls for the wait policy's budget, then sleeps on it with the waiter bit set, which the
+ * last worker's decrement sees and wakes.  A worker that started while nobody listened does
+ * not count itself; tomp_listen_epoch (bumped at every change of tomp_listeners) tells the
+ * join whether listening went on and off during the region, and then it waits for each worker
+ * to park instead. */
+extern uint32_t tomp_listen_epoch TOMP_HIDDEN;
+#define TOMP_EV_LEFT_WAITER (1u << 31)
+
+/* tomp_fork, on its observed path, after the team's workers are known and before any starts. */
+static inline void tomp_ev_fork_arm(tomp_team_t *team, unsigned n) {
+  team->ev_epoch = __atomic_load_n(&tomp_listen_epoch, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&team->ev_left, n - 1, __ATOMIC_RELAXED); /* published by the hand-over */
+}
+
+/* A worker on its observed path, after its region's last event and before it lets the next
+ * fork have the team (team_busy).  In a region forked without a listener the word is stale
+ * and nobody waits on it: the decrement is harmless, the next observed fork re-arms it. */
+static inline void tomp_ev_worker_done(tomp_team_t *team) {
+  if (__atomic_sub_fetch(&team->ev_left, 1, __ATOMIC_SEQ_CST) == TOMP_EV_LEFT_WAITER)
+    tomp_futex_wake(&team->ev_left, 1);
+}
+
+/* The primary, before parallel end: until every worker has reported its end events. */
+void tomp_ev_join_wait(tomp_team_t *team) TOMP_HIDDEN;
+
+/* Runs in the encountering task after the closing barrier and its own implicit-task end. */
 static inline void tomp_ev_join_(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
-  for (unsigned i = 1; i < team->nthreads; i++)
-    tomp_worker_wait_idle(team->threads[i]);
+  if (team->nthreads > 1) tomp_ev_join_wait(team);
   TOMP_EV_CALL(parallel_end, thr, team, ptask);
 }
 
@@ -392,8 +420,8 @@ static inline void tomp_ev_implicit_task(tomp_thread_t *thr, ompt_scope_endpoint
                            (ep == ompt_scope_begin && thr->team->ws_initial)))
     tomp_ev_implicit_task_(thr, ep);
 }
-/* tomp_join, back in the encountering task: parallel end.  With implicit-task events wanted,
- * join still waits for the workers' implicit-task end, which reads the team. */
+/* tomp_join, back in the encountering task: parallel end, after every worker's end events
+ * (tomp_ev_join_wait) when parallel or implicit-task events are wanted. */
 static inline void tomp_ev_join(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
   if (tomp_listening() &&
       (TOMP_EV_WANTED(TOMP_EV_PARALLEL) || TOMP_EV_WANTED(TOMP_EV_IMPLICIT_TASK)))

@@ -288,6 +288,7 @@ static inline __attribute__((always_inline)) void fork_impl(void (*fn)(void *), 
   if (observed) {
     team->fn = fn;
     team->fn_data = data;
+    tomp_ev_fork_arm(team, n);
     tomp_ev_fork(thr, team, ptask);
   }
   tomp_team_ws_reset(team);

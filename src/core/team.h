@@ -89,6 +89,10 @@ typedef struct tomp_team {
   ompt_data_t parallel_data;
   const void *codeptr;
   int ev_flags; /* ompt_parallel_flag_t of the region (event layer) */
+  /* The join's wait for the workers' end events (event.h, tomp_ev_join_wait): workers that
+   * have not reported them yet (bit 31: the primary sleeps on the word); ev_epoch below.
+   * Both are written only on the tool path, and fill padding (the layout is unchanged). */
+  uint32_t ev_left;
   void (*fn)(void *); /* the region's outlined body: stored while someone listens (OMPD) */
   void *fn_data;      /* its argument, stored with it (runner.h: a front-end's runner) */
   void (*tree_fn)(void *); /* the body, for workers started by the tree release (team.c) */
@@ -107,6 +111,7 @@ typedef struct tomp_team {
   /* env/affinity: the team's placement, fixed by the master before workers start */
   int place_master;             /* place of thread 0 (-1: the team is not bound) */
   unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */
+  uint32_t ev_epoch;            /* tomp_listen_epoch at an observed fork (see ev_left) */
   uint32_t *cg_busy;            /* the contention group's counter (its initial task's cg_busy) */
   uint64_t coll_prid;           /* Collector API region id; 0 until a session needs one */
   void *aff_disp;               /* OMP_DISPLAY_AFFINITY's state of the region (display.c) */

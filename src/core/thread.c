@@ -207,6 +207,7 @@ static inline __attribute__((always_inline)) void run_region(tomp_thread_t *t, t
   tomp_set_state(t, ompt_state_idle, 0);
   if (observed) {
     tomp_ev_idle(t, true);
+    tomp_ev_worker_done(team); /* the primary's parallel end may follow */
     tomp_store_rel(&t->team_busy, 0);
   }
 }

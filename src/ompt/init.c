@@ -282,12 +282,15 @@ static double now(void) { return (double)tomp_now_ns() * 1e-9; }
 /* The threads finalize walks: core's thread table (thread_table.h), every live thread. */
 #define FOR_EACH_THREAD(t) for (uint32_t gtid_ = 0; ((t) = tomp_thread_next(&gtid_)) != NULL;)
 
-/* Is worker w at a region's closing barrier (leaving it, or waiting there)?  At exit its
- * barrier end events are still to come: the join waits for parked workers only when
- * parallel or implicit-task events are wanted (core/event.h, tomp_ev_join). */
+/* Is worker w leaving its last region: at the closing barrier (waiting there or leaving it),
+ * or past its end events but not parked yet (idle, and the park request just failed)?  At
+ * exit its barrier end events may be still to come: the join waits for them only when
+ * parallel or implicit-task events are wanted, and then not for the worker to park
+ * (core/event.h, tomp_ev_join_wait). */
 static bool at_closing_barrier(tomp_thread_t *w) {
-  return __atomic_load_n(&w->team_busy, __ATOMIC_ACQUIRE) &&
-         __atomic_load_n(&w->state, __ATOMIC_RELAXED) == ompt_state_wait_barrier_implicit_parallel;
+  int st = __atomic_load_n(&w->state, __ATOMIC_RELAXED);
+  return st == ompt_state_idle || (__atomic_load_n(&w->team_busy, __ATOMIC_ACQUIRE) &&
+                                   st == ompt_state_wait_barrier_implicit_parallel);
 }
 
 /* Parked workers that reported thread_begin report thread_end on their own threads (the
