@@ -150,12 +150,17 @@ int main(int argc, char **argv) {
      * worker counted as another program: after two slow yields (one before they were asked
      * for twice) the wait gave up yielding and slept (failed). */
     void (*set_lag)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "shim_set_lag");
-    if (!set_lag) {
-      fprintf(stderr, "busy_wait: the shim has no shim_set_lag\n");
+    int (*in_futex)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "shim_in_futex");
+    if (!set_lag || !in_futex) {
+      fprintf(stderr, "busy_wait: the shim has no shim_set_lag or shim_in_futex\n");
       return 1;
     }
     yields_in_wait(1, NULL);
-    sleep_us(100000);
+    /* the worker's yields take a slice each when the machine is loaded: wait until it
+     * sleeps on its futex (at most 30 s) */
+    for (int i = 0; i < 3000 && in_futex() < 1; i++)
+      sleep_us(10000);
+    EXPECT(in_futex() >= 1, "wake_lag: the idle worker never slept on a futex");
     set_lag(1);
     y = yields_in_wait_us(0, &z);
     set_lag(0);

@@ -51,8 +51,9 @@ int clock_gettime(clockid_t c, struct timespec *ts) {
 /* BUSY_WAKE_LAG (mode wake_lag): while the program has called shim_set_lag(1), yields are
  * slow and a thread that returns from a futex wait stays runnable for 20 ms before it goes
  * on (spinning: as a woken thread waiting for a CPU, still counted asleep by the runtime) */
-static int lag_on;
+static int lag_on, in_futex;
 void shim_set_lag(int on) { __atomic_store_n(&lag_on, on, __ATOMIC_SEQ_CST); }
+int shim_in_futex(void) { return __atomic_load_n(&in_futex, __ATOMIC_SEQ_CST); } /* threads */
 static unsigned long long now_ns(void) {
   struct timespec t;
   syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
@@ -76,10 +77,11 @@ long syscall(long n, ...) {
   long a[6];
   for (int i = 0; i < 6; i++) a[i] = va_arg(ap, long);
   va_end(ap);
-  if (n == SYS_futex && (a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT) sleeps++;
+  int wait = n == SYS_futex && (a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT;
+  if (wait) sleeps++, __atomic_add_fetch(&in_futex, 1, __ATOMIC_SEQ_CST);
   long r = real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
-  if (n == SYS_futex && (a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT &&
-      __atomic_load_n(&lag_on, __ATOMIC_SEQ_CST))
+  if (wait) __atomic_sub_fetch(&in_futex, 1, __ATOMIC_SEQ_CST);
+  if (wait && __atomic_load_n(&lag_on, __ATOMIC_SEQ_CST))
     for (unsigned long long t0 = now_ns(); now_ns() - t0 < 20000000ull;) {
     }
   return r;
