@@ -168,7 +168,9 @@ static long process_runnable(void) {
  * now, at most the live ones: a thread of the program that tomp does not know still counts
  * as another, as does everything when the counts cannot be read (the clock alone decides,
  * as it did before the count was consulted). */
-#define TOMP_RUNNABLE_SCAN_MAX 64 /* threads: opening each one's stat costs microseconds */
+/* threads: each one's stat costs an open and a read (microseconds), after every slow yield that
+ * looks like another program's; with more, the count of ours is the estimate as before */
+#define TOMP_RUNNABLE_SCAN_MAX 16
 static bool others_runnable(void) {
   long r = runnable_threads();
   if (r < 0) return true;
