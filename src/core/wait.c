@@ -183,20 +183,22 @@ static bool others_runnable(void) {
   return r > ours;
 }
 
-/* This thread's last yield was slow with others runnable.  One such yield is not trusted:
- * the count of ours misses those of our threads a futex wake-up has made runnable that
- * have not yet run (they still count as asleep until they do), and on a quiet machine a
+/* This thread's last slow yield had others runnable after it.  One such yield is not
+ * trusted: the count of ours may miss those of our threads a futex wake-up has made runnable
+ * that have not yet run (they still count as asleep until they do), and on a quiet machine a
  * thread that wakes elsewhere is runnable for a moment.  Both come and go within a slice;
- * another program that takes the CPU makes the next yield slow again. */
+ * another program that takes the CPU makes the next slow yield look the same.  Fast yields
+ * in between (to our own threads on the same CPU: with many per CPU most are) do not reset
+ * it. */
 static __thread bool slow_yield_seen __attribute__((tls_model("initial-exec")));
 
 void tomp_wait_yield(void) {
   uint64_t t0 = tomp_now_ns();
   sched_yield();
   uint64_t t1 = tomp_now_ns();
-  if (tomp_likely(t1 - t0 < TOMP_YIELD_SLOW_NS) || !tomp_load_rlx(&tomp_busy_sampling) ||
-      !others_runnable()) { /* one of ours had the CPU: yielding to it was right */
-    if (tomp_unlikely(slow_yield_seen)) slow_yield_seen = false;
+  if (tomp_likely(t1 - t0 < TOMP_YIELD_SLOW_NS) || !tomp_load_rlx(&tomp_busy_sampling)) return;
+  if (!others_runnable()) { /* one of ours had the CPU: yielding to it was right */
+    slow_yield_seen = false;
     return;
   }
   if (!slow_yield_seen) {
@@ -204,7 +206,8 @@ void tomp_wait_yield(void) {
     return;
   }
   slow_yield_seen = false;
-  /* another program had the CPU twice in a row: this wait and the next ones sleep instead */
+  /* another program had the CPU at two slow yields in a row: this wait and the next ones
+   * sleep instead */
   tomp_wait_yields = false;
   tomp_store_rlx(&yield_slow_at, t1);
   if (!tomp_load_rlx(&tomp_yield_slow)) tomp_store_rlx(&tomp_yield_slow, 1);
