@@ -19,10 +19,11 @@
  * - tomp's threads outnumber the CPUs: a poll yields, which hands the CPU to a partner of
  *   ours on an otherwise idle machine (far cheaper than a sleep and a wake-up).  A yield
  *   that keeps us off the CPU for TOMP_YIELD_SLOW_NS may have given it to another program:
- *   if more threads are runnable right after it than tomp's threads that may run
- *   (others_runnable), twice in a row, waits sleep at once (tomp_yield_slow) until
- *   TOMP_YIELD_RETRY_NS later, when yields are tried again.  A slow yield with no such thread gave
- * the CPU to one of ours: the primary's serial code between regions, a teammate's share of a loop
+ *   if, at two slow yields in a row, more threads are runnable right after each than tomp's
+ *   threads that may run (others_runnable), waits sleep at once (tomp_yield_slow) until
+ *   TOMP_YIELD_RETRY_NS later, when yields are tried again.  A slow yield with no such
+ *   thread gave the CPU to one of ours: the primary's serial code between regions, a
+ *   teammate's share of a loop
  *   (EPCC's syncbench at 4 threads on 2 CPUs: every run had such yields, each made 100 ms
  *   of waits sleep, and its barrier cost 10-16 us instead of 5).  (The runnable count alone
  *   cannot tell: with a team larger than the machine, any other runnable thread makes it
@@ -162,14 +163,13 @@ static long process_runnable(void) {
  * the live ones not asleep on a futex (the count includes us, running), but that count
  * lags: a thread a futex wake-up made runnable counts as asleep until it runs, and with
  * more threads than CPUs it may wait for one for a whole slice (EPCC's syncbench at 4
- * threads on 2 CPUs: such a thread made a run's next 100 ms of waits sleep; docs/benchmarks.md,
- * "EPCC").  So,
- * in a team small enough to look at each thread, ours are those of the process runnable
- * now, at most the live ones: a thread of the program that tomp does not know still counts
- * as another, as does everything when the counts cannot be read (the clock alone decides,
- * as it did before the count was consulted). */
-/* threads: each one's stat costs an open and a read (microseconds), after every slow yield that
- * looks like another program's; with more, the count of ours is the estimate as before */
+ * threads on 2 CPUs: such a thread made the next 100 ms of waits sleep; docs/benchmarks.md,
+ * "EPCC at 4 threads").  So, in a team of at most TOMP_RUNNABLE_SCAN_MAX, ours are the
+ * process's threads runnable now, at most the live ones: a thread of the program that tomp
+ * does not know still counts as another, as does everything when the counts cannot be
+ * read (the clock alone decides, as it did before the count was consulted).  Each thread
+ * looked at costs an open and a read (microseconds) after every slow yield that looks like
+ * another program's; a larger team keeps the estimate. */
 #define TOMP_RUNNABLE_SCAN_MAX 16
 static bool others_runnable(void) {
   long r = runnable_threads();
