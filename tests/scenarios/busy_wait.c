@@ -14,7 +14,7 @@
  *   busy_wait slow_own (on one CPU, slow yields, no thread runnable but ours) a slow yield
  *                      gave the CPU to one of ours (the primary's serial code, a teammate's
  *                      work): the waits keep yielding
- *   busy_wait slow_blip (on one CPU, slow yields, another thread runnable after one in four)
+ *   busy_wait slow_blip (on one CPU, slow yields, another thread runnable after every other one)
  *                      a moment's other thread is not another program: the waits keep yielding
  *   busy_wait wake_lag (on one CPU, nothing runnable but ours) a partner a futex wake-up made
  *                      runnable, not yet running, is one of ours: the wait keeps yielding
@@ -130,7 +130,7 @@ int main(int argc, char **argv) {
   } else if (strcmp(mode, "slow_own") == 0 || strcmp(mode, "slow_blip") == 0) {
     /* Before wait.c asked who else was runnable, the first slow yield made every wait sleep
      * at once for 100 ms: at most one yield here (failed).  slow_blip: the load shows other
-     * threads runnable after one slow yield in four (BUSY_BLIP), as a teammate a futex
+     * threads runnable after every other slow yield (BUSY_BLIP), as a teammate a futex
      * wake-up made runnable does; before wait.c asked for two in a row, the first made every
      * wait sleep at once: no yield here (failed). */
     set_load(1);

@@ -102,8 +102,9 @@ int open(const char *path, int flags, ...) {
   return fd;
 }
 /* BUSY_TRANSIENT: the first read of /proc/loadavg shows 1000 runnable threads (a moment
- * when some other thread waited for a CPU), every later one 1 (idle); BUSY_BLIP: every
- * fourth read does (threads that are runnable for a moment now and then) */
+ * when some other thread waited for a CPU), every later one 1 (idle); BUSY_BLIP: a read
+ * after a thread's first, third, fifth... yield does (threads that are runnable for a moment
+ * now and then: per thread, as the runtime's two-in-a-row rule is) */
 static unsigned long loadavg_reads;
 unsigned long shim_loadavg_reads(void) { return __atomic_load_n(&loadavg_reads, __ATOMIC_RELAXED); }
 /* BUSY_WAKE_LAG: the machine runs nothing but us: the count is this process's threads in
@@ -136,8 +137,8 @@ static ssize_t loadavg_pread(int fd, void *buf, size_t n, off_t off,
   int running;
   if (getenv("BUSY_TRANSIENT"))
     running = k == 0 ? 1000 : 1;
-  else if (getenv("BUSY_BLIP")) /* one read in four: never two in a row */
-    running = k % 4 == 0 ? 1000 : 1;
+  else if (getenv("BUSY_BLIP")) /* after this thread's odd yields: never two in a row */
+    running = yields % 2 == 1 ? 1000 : 1;
   else if (getenv("BUSY_WAKE_LAG"))
     running = ours_running();
   else
