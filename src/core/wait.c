@@ -22,10 +22,11 @@
  * - tomp's threads outnumber the CPUs: a poll yields, which hands the CPU to a partner of
  *   ours on an otherwise idle machine (far cheaper than a sleep and a wake-up).  A yield
  *   that keeps us off the CPU for TOMP_YIELD_SLOW_NS may have given it to another program:
- *   if more threads are runnable right after it than tomp's threads not asleep on a futex
- *   (others_runnable), waits sleep at once (tomp_yield_slow) until TOMP_YIELD_RETRY_NS
- *   later, when yields are tried again.  A slow yield with no such thread gave the CPU to
- *   one of ours: the primary's serial code between regions, a teammate's share of a loop
+ *   if, at two slow yields in a row, more threads are runnable right after each than tomp's
+ *   threads that may run (others_runnable), waits sleep at once (tomp_yield_slow) until
+ *   TOMP_YIELD_RETRY_NS later, when yields are tried again.  A slow yield with no such
+ *   thread gave the CPU to one of ours: the primary's serial code between regions, a
+ *   teammate's share of a loop
  *   (EPCC's syncbench at 4 threads on 2 CPUs: every run had such yields, each made 100 ms
  *   of waits sleep, and its barrier cost 10-16 us instead of 5).  (The runnable count alone
  *   cannot tell: with a team larger than the machine, any other runnable thread makes it
@@ -38,8 +39,11 @@
  * yield was slow reads it once more (others_runnable), at most once per such yield.  Where
  * the file cannot be read the machine counts as never busy.  OMP_WAIT_POLICY=active and
  * GOMP_SPINCOUNT turn all of this off (env.c): waits then poll as asked. */
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -160,23 +164,84 @@ void tomp_busy_sample(void) {
   tomp_store_rel(&sampling, 0);
 }
 
+/* The threads of this process that are runnable now (state R in /proc/self/task/N/stat), or
+ * -1.  Read with getdents64 into a buffer on the stack: a wait must not call malloc. */
+static long process_runnable(void) {
+  int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return -1;
+  long n = 0;
+  ssize_t len;
+  char buf[2048] __attribute__((aligned(8)));
+  while ((len = getdents64(dir, buf, sizeof buf)) > 0) {
+    for (ssize_t off = 0; off < len;) {
+      struct dirent64 *d = (struct dirent64 *)(void *)(buf + off);
+      off += d->d_reclen;
+      if (d->d_name[0] == '.') continue;
+      char path[32], line[256];
+      snprintf(path, sizeof path, "%.20s/stat", d->d_name);
+      int fd = openat(dir, path, O_RDONLY | O_CLOEXEC);
+      if (fd < 0) continue; /* the thread has ended */
+      ssize_t k = read(fd, line, sizeof line - 1);
+      close(fd);
+      if (k <= 0) continue;
+      line[k] = 0;
+      const char *c = strrchr(line, ')'); /* "tid (comm) R ...": comm may hold anything */
+      n += c && c[1] == ' ' && c[2] == 'R';
+    }
+  }
+  close(dir);
+  return len < 0 ? -1 : n;
+}
+
 /* Right after a slow yield: is a thread runnable that is not one of ours?  Ours are at most
- * the live ones not asleep on a futex (the count includes us, running).  A program's own
- * threads that tomp does not know count as others, as does everything when the count
- * cannot be read: then the clock alone decides, as it did before the count was consulted. */
+ * the live ones not asleep on a futex (the count includes us, running), but that count
+ * lags: a thread a futex wake-up made runnable counts as asleep until it runs, and with
+ * more threads than CPUs it may wait for one for a whole slice (EPCC's syncbench at 4
+ * threads on 2 CPUs: such a thread made the next 100 ms of waits sleep; docs/benchmarks.md,
+ * "EPCC at 4 threads").  So, in a team of at most TOMP_RUNNABLE_SCAN_MAX, ours are the
+ * process's threads runnable now, at most the live ones: a thread of the program that tomp
+ * does not know still counts as another, as does everything when the counts cannot be
+ * read (the clock alone decides, as it did before the count was consulted).  Each thread
+ * looked at costs an open and a read (microseconds) after every slow yield that looks like
+ * another program's; a larger team keeps the estimate. */
+#define TOMP_RUNNABLE_SCAN_MAX 16
 static bool others_runnable(void) {
   long r = runnable_threads();
   if (r < 0) return true;
-  return r > ours_awake();
+  long live = (long)tomp_load_rlx(&tomp_nthreads_live);
+  long ours = ours_awake();
+  if (r > ours && live <= TOMP_RUNNABLE_SCAN_MAX) {
+    long p = process_runnable();
+    if (p >= 0) ours = p < live ? p : live;
+  }
+  return r > ours;
 }
+
+/* This thread's last slow yield had others runnable after it.  One such yield is not
+ * trusted: the count of ours may miss those of our threads a futex wake-up has made runnable
+ * that have not yet run (they still count as asleep until they do), and on a quiet machine a
+ * thread that wakes elsewhere is runnable for a moment.  Both come and go within a slice;
+ * another program that takes the CPU makes the next slow yield look the same.  Fast yields
+ * in between (to our own threads on the same CPU: with many per CPU most are) do not reset
+ * it. */
+static __thread bool slow_yield_seen __attribute__((tls_model("initial-exec")));
 
 void tomp_wait_yield(void) {
   uint64_t t0 = tomp_now_ns();
   sched_yield();
   uint64_t t1 = tomp_now_ns();
   if (tomp_likely(t1 - t0 < TOMP_YIELD_SLOW_NS) || !tomp_load_rlx(&tomp_busy_sampling)) return;
-  if (!others_runnable()) return; /* one of ours had the CPU: yielding to it was right */
-  /* another program had the CPU: this wait and the next ones sleep instead */
+  if (!others_runnable()) { /* one of ours had the CPU: yielding to it was right */
+    slow_yield_seen = false;
+    return;
+  }
+  if (!slow_yield_seen) {
+    slow_yield_seen = true;
+    return;
+  }
+  slow_yield_seen = false;
+  /* another program had the CPU at two slow yields in a row: this wait and the next ones
+   * sleep instead */
   tomp_wait_yields = false;
   tomp_store_rlx(&yield_slow_at, t1);
   if (!tomp_load_rlx(&tomp_yield_slow)) tomp_store_rlx(&tomp_yield_slow, 1);

@@ -14,6 +14,10 @@
  *   busy_wait slow_own (on one CPU, slow yields, no thread runnable but ours) a slow yield
  *                      gave the CPU to one of ours (the primary's serial code, a teammate's
  *                      work): the waits keep yielding
+ *   busy_wait slow_blip (on one CPU, slow yields, another thread runnable after every other one)
+ *                      a moment's other thread is not another program: the waits keep yielding
+ *   busy_wait wake_lag (on one CPU, nothing runnable but ours) a partner a futex wake-up made
+ *                      runnable, not yet running, is one of ours: the wait keeps yielding
  *   busy_wait active   (on one CPU, slow yields, OMP_WAIT_POLICY=active) it still yields
  *   busy_wait busy     (2+ CPUs, swamped: 1000 runnable) short regions compute the right
  *                      sums, and a wait for a partner that is not running sleeps without
@@ -128,16 +132,47 @@ int main(int argc, char **argv) {
              busy ? "busy" : "idle", y, z);
       EXPECT(y >= 1, "oversubscribed, %s: the wait never yielded", busy ? "busy" : "idle");
     }
-  } else if (strcmp(mode, "slow_own") == 0) {
+  } else if (strcmp(mode, "slow_own") == 0 || strcmp(mode, "slow_blip") == 0) {
     /* Before wait.c asked who else was runnable, the first slow yield made every wait sleep
-     * at once for 100 ms: at most one yield here (failed). */
+     * at once for 100 ms: at most one yield here (failed).  slow_blip: the load shows other
+     * threads runnable after every other slow yield (BUSY_BLIP), as a teammate a futex
+     * wake-up made runnable does; before wait.c asked for two in a row, the first made every
+     * wait sleep at once: no yield here (failed). */
     set_load(1);
     settle();
     y = yields_in_wait(50, &z);
-    printf("slow_own, slow yields to our own threads: %lu yields, %lu sleeps in a wait for a "
+    printf("%s, slow yields to our own threads: %lu yields, %lu sleeps in a wait for a "
            "sleeping partner\n",
-           y, z);
+           mode, y, z);
     EXPECT(y >= 2, "slow yields with no other program runnable: %lu yields in one wait", y);
+    check_regions();
+  } else if (strcmp(mode, "wake_lag") == 0) {
+    /* The worker sleeps on its futex (fast yields, then 100 ms without a region); the next
+     * fork wakes it, and it stays runnable for 20 ms before it runs on (BUSY_WAKE_LAG: a
+     * woken thread waiting for a CPU) while the runtime still counts it asleep.  The
+     * primary waits for it at the barrier with slow yields; the load shows our runnable
+     * threads only.  Before wait.c looked at the process's runnable threads, the lagging
+     * worker counted as another program: after two slow yields (one before they were asked
+     * for twice) the wait gave up yielding and slept (failed). */
+    void (*set_lag)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "shim_set_lag");
+    int (*in_futex)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "shim_in_futex");
+    if (!set_lag || !in_futex) {
+      fprintf(stderr, "busy_wait: the shim has no shim_set_lag or shim_in_futex\n");
+      return 1;
+    }
+    yields_in_wait(1, NULL);
+    /* the worker's yields take a slice each when the machine is loaded: wait until it
+     * sleeps on its futex (at most 30 s) */
+    for (int i = 0; i < 3000 && in_futex() < 1; i++)
+      sleep_us(10000);
+    EXPECT(in_futex() >= 1, "wake_lag: the idle worker never slept on a futex");
+    set_lag(1);
+    y = yields_in_wait_us(0, &z);
+    set_lag(0);
+    printf("wake_lag, a woken partner runnable for 20 ms: %lu yields, %lu sleeps in the wait\n", y,
+           z);
+    EXPECT(y >= 3 && z == 0,
+           "a woken teammate counted as another program: %lu yields, %lu sleeps in one wait", y, z);
     check_regions();
   } else if (strcmp(mode, "slow") == 0 || strcmp(mode, "active") == 0) {
     set_load(strcmp(mode, "slow") == 0 ? 1000 : 1);
@@ -203,7 +238,8 @@ int main(int argc, char **argv) {
            waits);
     check_regions();
   } else {
-    fprintf(stderr, "usage: busy_wait oversub|slow|slow_own|active|busy|contended|transient\n");
+    fprintf(stderr, "usage: busy_wait "
+                    "oversub|slow|slow_own|slow_blip|wake_lag|active|busy|contended|transient\n");
     return 64;
   }
   if (failures) return 1;

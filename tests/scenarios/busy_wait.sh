@@ -10,7 +10,10 @@
 # machine idle or busy; after slow yields with other programs runnable it sleeps without
 # yielding (before wait.c it yielded 127 times: failed), and regions stay correct; slow
 # yields with nothing runnable but our threads (they went to one of ours) do not stop the
-# yields (before the runnable count was asked: at most one yield, failed); OMP_WAIT_POLICY=active keeps
+# yields (before the runnable count was asked: at most one yield, failed), nor do slow yields
+# after which another thread is runnable now and then but never twice in a row (a teammate a
+# futex wake-up made runnable, a daemon's moment: before two in a row were asked for, none
+# yielded, failed); OMP_WAIT_POLICY=active keeps
 # yielding; on 2+ CPUs and busy, a wait does not yield and short regions stay correct; on
 # 2+ CPUs one busy sample followed by idle ones does not make waits sleep at once (before
 # the busy score every wait after that one sample slept without polling: failed); with one
@@ -29,6 +32,7 @@ gcc -O2 -Wall -Wextra -fPIC -shared -x c - -o "$W/shim.so" -ldl <<'C' || exit 1
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -46,9 +50,20 @@ int clock_gettime(clockid_t c, struct timespec *ts) {
   clocks++;
   return real(c, ts);
 }
+/* BUSY_WAKE_LAG (mode wake_lag): while the program has called shim_set_lag(1), yields are
+ * slow and a thread that returns from a futex wait stays runnable for 20 ms before it goes
+ * on (spinning: as a woken thread waiting for a CPU, still counted asleep by the runtime) */
+static int lag_on, in_futex;
+void shim_set_lag(int on) { __atomic_store_n(&lag_on, on, __ATOMIC_SEQ_CST); }
+int shim_in_futex(void) { return __atomic_load_n(&in_futex, __ATOMIC_SEQ_CST); } /* threads */
+static unsigned long long now_ns(void) {
+  struct timespec t;
+  syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000ull + t.tv_nsec;
+}
 int sched_yield(void) {
   yields++;
-  if (getenv("BUSY_SLOW_YIELD")) {
+  if (getenv("BUSY_SLOW_YIELD") || __atomic_load_n(&lag_on, __ATOMIC_SEQ_CST)) {
     struct timespec ts = {0, 2000000};
     nanosleep(&ts, NULL);
     return 0;
@@ -64,8 +79,14 @@ long syscall(long n, ...) {
   long a[6];
   for (int i = 0; i < 6; i++) a[i] = va_arg(ap, long);
   va_end(ap);
-  if (n == SYS_futex && (a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT) sleeps++;
-  return real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+  int wait = n == SYS_futex && (a[1] & FUTEX_CMD_MASK) == FUTEX_WAIT;
+  if (wait) sleeps++, __atomic_add_fetch(&in_futex, 1, __ATOMIC_SEQ_CST);
+  long r = real(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+  if (wait) __atomic_sub_fetch(&in_futex, 1, __ATOMIC_SEQ_CST);
+  if (wait && __atomic_load_n(&lag_on, __ATOMIC_SEQ_CST))
+    for (unsigned long long t0 = now_ns(); now_ns() - t0 < 20000000ull;) {
+    }
+  return r;
 }
 static int loadavg_fd = -1;
 int open(const char *path, int flags, ...) {
@@ -83,15 +104,49 @@ int open(const char *path, int flags, ...) {
   return fd;
 }
 /* BUSY_TRANSIENT: the first read of /proc/loadavg shows 1000 runnable threads (a moment
- * when some other thread waited for a CPU), every later one 1 (idle) */
+ * when some other thread waited for a CPU), every later one 1 (idle); BUSY_BLIP: a read
+ * after a thread's first, third, fifth... yield does (threads that are runnable for a moment
+ * now and then: per thread, as the runtime's two-in-a-row rule is) */
 static unsigned long loadavg_reads;
 unsigned long shim_loadavg_reads(void) { return __atomic_load_n(&loadavg_reads, __ATOMIC_RELAXED); }
+/* BUSY_WAKE_LAG: the machine runs nothing but us: the count is this process's threads in
+ * state R */
+static int ours_running(void) {
+  int n = 0, dir = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/task", O_RDONLY | O_DIRECTORY);
+  char b[4096], path[64], st[256];
+  long len;
+  while (dir >= 0 && (len = syscall(SYS_getdents64, dir, b, sizeof b)) > 0)
+    for (long off = 0; off < len;) {
+      const char *name = b + off + 19; /* struct linux_dirent64: d_name at 19 */
+      off += *(unsigned short *)(void *)(b + off + 16);
+      if (name[0] == '.') continue;
+      snprintf(path, sizeof path, "/proc/self/task/%s/stat", name);
+      int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+      if (fd < 0) continue;
+      long k = syscall(SYS_read, fd, st, sizeof st - 1);
+      syscall(SYS_close, fd);
+      st[k > 0 ? k : 0] = 0;
+      const char *c = strrchr(st, ')');
+      n += c && c[1] == ' ' && c[2] == 'R';
+    }
+  if (dir >= 0) syscall(SYS_close, dir);
+  return n;
+}
 static ssize_t loadavg_pread(int fd, void *buf, size_t n, off_t off,
                              ssize_t (*real)(int, void *, size_t, off_t)) {
   if (fd < 0 || fd != loadavg_fd) return real(fd, buf, n, off);
   unsigned long k = __atomic_fetch_add(&loadavg_reads, 1, __ATOMIC_RELAXED);
-  if (!getenv("BUSY_TRANSIENT")) return real(fd, buf, n, off);
-  const char *s = k == 0 ? "1.00 1.00 1.00 1000/500 12345\n" : "1.00 1.00 1.00 1/500 12345\n";
+  int running;
+  if (getenv("BUSY_TRANSIENT"))
+    running = k == 0 ? 1000 : 1;
+  else if (getenv("BUSY_BLIP")) /* after this thread's odd yields: never two in a row */
+    running = yields % 2 == 1 ? 1000 : 1;
+  else if (getenv("BUSY_WAKE_LAG"))
+    running = ours_running();
+  else
+    return real(fd, buf, n, off);
+  char s[64];
+  snprintf(s, sizeof s, "1.00 1.00 1.00 %d/500 12345\n", running);
   size_t len = strlen(s);
   if (off != 0) return 0;
   if (len > n) len = n;
@@ -125,6 +180,8 @@ run() { # name, taskset CPUs or "", env..., then the mode
 run oversub 0 BUSY_FAST_YIELD=1
 run slow 0 BUSY_SLOW_YIELD=1
 run slow_own 0 BUSY_SLOW_YIELD=1
+run slow_blip 0 BUSY_SLOW_YIELD=1 BUSY_BLIP=1
+run wake_lag 0 BUSY_WAKE_LAG=1
 run active 0 BUSY_SLOW_YIELD=1 OMP_WAIT_POLICY=active
 if [ "$(nproc)" -ge 2 ]; then
   run busy ""
