@@ -51,5 +51,6 @@ int main(void) {
    * end waits for every task that did */
   CHECKF(ran <= REGIONS, "%d tasks ran in %d regions", ran, REGIONS);
   puts("ok");
+  WATCHDOG_OFF();
   return check_failures != 0;
 }

@@ -155,5 +155,6 @@ int main(void) {
   }
   CHECKF(bad2 == 0, "%d detached-task checks failed", bad2);
   puts("ok");
+  WATCHDOG_OFF();
   return check_failures != 0;
 }

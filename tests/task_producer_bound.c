@@ -8,7 +8,8 @@
  * on a mutex (no task scheduling point), so only the producer can run a task meanwhile.
  * Checked at 16 and 32 threads: at most 512 waiting (a deque twice over), and every task ran
  * by the end of the region.  tests/task_overflow.c checks the tasks themselves.
- * test-libgomp-fails: libgomp queues up to 64 tasks per thread (2049 waiting at 32) */
+ * test-libgomp-fails: libgomp queues up to 64 tasks per thread (2049 waiting at 32)
+ * test-env: KMP_ENABLE_TASK_THROTTLING=1 */
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>

@@ -328,6 +328,8 @@ void tomp_env_spin_set(unsigned long x) {
   tomp_store_rlx(&tomp_spin_count, x);
   if (tomp_load_rlx(&tomp_spin_count_oversub) > x) tomp_store_rlx(&tomp_spin_count_oversub, x);
   tomp_store_rlx(&tomp_busy_sampling, false); /* the count asked for, however busy the machine */
+  tomp_store_rlx(&tomp_machine_busy, 0);      /* (a verdict sampled before no longer counts) */
+  tomp_store_rlx(&tomp_yield_slow, 0);
 }
 
 static void env_wait_policy(void) {

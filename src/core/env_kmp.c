@@ -535,8 +535,6 @@ void tomp_env_kmp_wait(void) {
 
 void tomp_kmp_blocktime_apply(int ms) {
   tomp_env_spin_set(ms_polls(ms)); /* the time asked for, however busy the machine */
-  tomp_store_rlx(&tomp_machine_busy, 0); /* (a verdict sampled before no longer counts) */
-  tomp_store_rlx(&tomp_yield_slow, 0);
 }
 
 /* Names tomp reads itself (the rest of KMP_* and LIBOMP_* is listed as ignored).

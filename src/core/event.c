@@ -50,23 +50,32 @@ int tomp_ev_control_tool(int command, int modifier, void *arg, const void *ra, v
   return -2; /* omp_control_tool_notool */
 }
 
-/* Every change of the word bumps tomp_listen_epoch first (event.h, tomp_ev_join_wait): a
- * worker that saw the change (in the word, or in the keys rewritten after it) is ordered after
- * the bump. */
+/* Every change of the word bumps tomp_listen_epoch before it and again once the code sites
+ * follow it (event.h, tomp_ev_join_wait): the sites are patched one at a time, so while they
+ * are, a fork may see its site on while a worker still sees its own off; such a fork took
+ * the first bump and its join sees the second one, and falls back.  A worker that saw the
+ * change (in the word, or in the keys rewritten after it) is ordered after the first bump. */
+void tomp_listen_epoch_bump(void) {
+  __atomic_add_fetch(&tomp_listen_epoch, 1, __ATOMIC_SEQ_CST);
+}
+
 bool tomp_listen(int obs_bit) {
-  __atomic_add_fetch(&tomp_listen_epoch, 1, __ATOMIC_SEQ_CST);
+  tomp_listen_epoch_bump();
   __atomic_or_fetch(&tomp_listeners, obs_bit, __ATOMIC_SEQ_CST);
-  if (tomp_tool_keys_sync()) return true;
-  __atomic_add_fetch(&tomp_listen_epoch, 1, __ATOMIC_SEQ_CST);
+  bool ok = tomp_tool_keys_sync();
+  tomp_listen_epoch_bump();
+  if (ok) return true;
   __atomic_and_fetch(&tomp_listeners, ~obs_bit, __ATOMIC_SEQ_CST);
   tomp_tool_keys_sync(); /* the hooks follow the word again */
+  tomp_listen_epoch_bump();
   return false;
 }
 
 void tomp_unlisten(int obs_bit) {
-  __atomic_add_fetch(&tomp_listen_epoch, 1, __ATOMIC_SEQ_CST);
+  tomp_listen_epoch_bump();
   __atomic_and_fetch(&tomp_listeners, ~obs_bit, __ATOMIC_SEQ_CST);
   tomp_tool_keys_sync();
+  tomp_listen_epoch_bump();
 }
 
 void tomp_ev_join_wait(tomp_team_t *team) {

@@ -314,6 +314,9 @@ static inline void tomp_ev_fork_(tomp_thread_t *thr, tomp_team_t *team, tomp_tas
  * join whether listening went on and off during the region, and then it waits for each worker
  * to park instead. */
 extern uint32_t tomp_listen_epoch TOMP_HIDDEN;
+/* An observer that changes tomp_listeners without tomp_listen/tomp_unlisten calls this before
+ * the change and again after tomp_tool_keys_sync (event.c says why). */
+void tomp_listen_epoch_bump(void) TOMP_HIDDEN;
 #define TOMP_EV_LEFT_WAITER (1u << 31)
 
 /* tomp_fork, on its observed path, after the team's workers are known and before any starts. */

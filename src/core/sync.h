@@ -83,7 +83,7 @@ extern unsigned tomp_num_procs;
 /* A busy machine (wait.c): at the last sample more threads were runnable than there are
  * CPUs, so the thread a waiter polls for may be waiting for a CPU.  A wait then polls only
  * for about what a futex wake-up costs, less the more other programs' threads compete per
- * CPU (tomp_spin_count_busy, set at each sample), and sleeps: a sleeper's CPU goes to
+ * CPU (tomp_spins_contended: the budget set at each sample), and sleeps: a sleeper's CPU goes to
  * whoever needs it, the scheduler may move the awaited thread there, and a woken sleeper
  * runs promptly.  When
  * tomp's own threads outnumber the CPUs, polls yield instead (below), and what counts is
@@ -95,6 +95,7 @@ extern uint32_t tomp_yield_slow;
 extern unsigned long tomp_spin_count_busy;
 void tomp_busy_sample(void) __attribute__((visibility("hidden")));
 void tomp_wait_poll_look(void) __attribute__((visibility("hidden")));
+void tomp_wait_atfork_child(void) __attribute__((visibility("hidden")));
 unsigned long tomp_spins_contended(void) __attribute__((visibility("hidden")));
 void tomp_wait_yield(void) __attribute__((visibility("hidden")));
 /* per thread: this wait yields at each poll (decided when it starts, with its budget); polls
@@ -115,10 +116,15 @@ static inline unsigned long tomp_spins_oversub(unsigned live) {
   return tomp_spin_oversub_scaled ? b * tomp_num_procs / live : b;
 }
 
-static inline unsigned long tomp_spins_busy(void) {
+/* A wait on a busy machine starts: no yields unless decided otherwise, and a wait with too
+ * few polls to look at the sample still renews it now and then. */
+static inline void tomp_busy_wait_start(void) {
   tomp_wait_yields = false;
-  /* a wait with too few polls to look at the sample still renews it now and then */
   if (++tomp_wait_polls >= TOMP_BUSY_POLLS) tomp_busy_sample();
+}
+
+static inline unsigned long tomp_spins_busy(void) {
+  tomp_busy_wait_start();
   return tomp_spin_count_busy;
 }
 

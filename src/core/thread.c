@@ -76,7 +76,9 @@ static void table_remove(tomp_thread_t *t) {
  * thread-specific destructor). */
 static pthread_key_t initial_exit_key;
 static void initial_exit(void *p) {
-  table_remove(p);
+  tomp_thread_t *t = p;
+  tomp_store_rel(&t->cpu_word, NULL); /* its rseq area ends with it (wait.c reads it) */
+  table_remove(t);
 }
 static void initial_exit_key_make(void) {
   pthread_key_create(&initial_exit_key, initial_exit);
@@ -396,7 +398,8 @@ static __attribute__((noinline, cold)) bool hand_wake(tomp_thread_t *t, tomp_tea
   }
   uint32_t *w = tomp_load_rlx(&t->park_word);
   /* NULL: a stray wake-up let t start this region already, and its team, nested deeper than
-   * the team cache, has no park word (only run_region stores NULL) */
+   * the team cache, has no park word (run_region stores NULL then; park() clears it only
+   * after moving go out of GO_PARKED, so a waker that found GO_PARKED never sees that) */
   if (!w) return false;
   if (team && w == tomp_team_park_word(team)) return true;
   tomp_park_wake(w); /* a worker from the pool, parked on its last team's word */
@@ -474,7 +477,7 @@ static void atfork_child(void) {
   tomp_store_rlx(&pool_head, NULL);
   tomp_store_rlx(&pool_lock.v, 0);
   tomp_store_rlx(&tomp_nthreads_live, 1);
-  tomp_store_rlx(&tomp_sleepers.n, 0); /* the parent's sleepers are gone */
+  tomp_wait_atfork_child(); /* the sleepers and busy verdicts were the parent's */
   tomp_store_rlx(&table_lock.v, 0);
   tomp_thread_t *t;
   for (uint32_t g = 0; (t = tomp_thread_next(&g)) != NULL;)

@@ -110,6 +110,11 @@ static long runnable_threads(void) {
   return end != p && *end == '/' && r >= 0 ? r : -1;
 }
 
+/* tomp's threads that may be runnable: the live ones not asleep on a futex */
+static long ours_awake(void) {
+  return (long)tomp_load_rlx(&tomp_nthreads_live) - (long)tomp_load_rlx(&tomp_sleepers.n);
+}
+
 /* The budget of a wait on a busy machine with r threads runnable on cpus CPUs.  A waiter
  * polls hoping its partner is running; with k other programs' threads per CPU the partner
  * runs about 1/(k+1) of the time, and while it does a hand-over takes microseconds, while
@@ -121,17 +126,12 @@ static long runnable_threads(void) {
  * beside 2 threads, sleeping at every wait cost a barrier 30 us where libomp's polling cost
  * 0.4 (docs/benchmarks.md, "Contention"); with hundreds runnable (k >> 1) the budget is a
  * handful of polls, as sleeping at once was, which won there by 10-100x. */
-/* tomp's threads that may be runnable: the live ones not asleep on a futex */
-static long ours_awake(void) {
-  return (long)tomp_load_rlx(&tomp_nthreads_live) - (long)tomp_load_rlx(&tomp_sleepers.n);
-}
-
 static unsigned long contended_polls(long r, long cpus) {
   long ours = ours_awake();
   long others = r - (ours > 1 ? ours : 1);
   if (others < 1) others = 1;
-  unsigned long polls =
-      tomp_spin_polls_per_ms * (TOMP_CONTENDED_NS / 1000) / 1000 * (unsigned long)cpus / others;
+  unsigned long polls = tomp_spin_polls_per_ms * (unsigned long)cpus * TOMP_CONTENDED_NS /
+                        1000000u / (unsigned long)others;
   unsigned long idle = tomp_load_rlx(&tomp_spin_count);
   return polls < idle ? polls : idle;
 }
@@ -164,12 +164,15 @@ void tomp_busy_sample(void) {
   tomp_store_rel(&sampling, 0);
 }
 
+#define TOMP_RUNNABLE_SCAN_MAX 16 /* others_runnable: teams whose threads are counted */
+
 /* The threads of this process that are runnable now (state R in /proc/self/task/N/stat), or
- * -1.  Read with getdents64 into a buffer on the stack: a wait must not call malloc. */
+ * -1 (also for a process of more than 4 x TOMP_RUNNABLE_SCAN_MAX threads).  Read with
+ * getdents64 into a buffer on the stack: a wait must not call malloc. */
 static long process_runnable(void) {
   int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir < 0) return -1;
-  long n = 0;
+  long n = 0, seen = 0;
   ssize_t len;
   char buf[2048] __attribute__((aligned(8)));
   while ((len = getdents64(dir, buf, sizeof buf)) > 0) {
@@ -177,6 +180,10 @@ static long process_runnable(void) {
       struct dirent64 *d = (struct dirent64 *)(void *)(buf + off);
       off += d->d_reclen;
       if (d->d_name[0] == '.') continue;
+      if (++seen > 4 * TOMP_RUNNABLE_SCAN_MAX) { /* a program of many threads: no estimate */
+        close(dir);
+        return -1;
+      }
       char path[32], line[256];
       snprintf(path, sizeof path, "%.20s/stat", d->d_name);
       int fd = openat(dir, path, O_RDONLY | O_CLOEXEC);
@@ -204,7 +211,6 @@ static long process_runnable(void) {
  * read (the clock alone decides, as it did before the count was consulted).  Each thread
  * looked at costs an open and a read (microseconds) after every slow yield that looks like
  * another program's; a larger team keeps the estimate. */
-#define TOMP_RUNNABLE_SCAN_MAX 16
 static bool others_runnable(void) {
   long r = runnable_threads();
   if (r < 0) return true;
@@ -217,14 +223,15 @@ static bool others_runnable(void) {
   return r > ours;
 }
 
-/* This thread's last slow yield had others runnable after it.  One such yield is not
+/* When this thread's last slow yield had others runnable after it.  One such yield is not
  * trusted: the count of ours may miss those of our threads a futex wake-up has made runnable
  * that have not yet run (they still count as asleep until they do), and on a quiet machine a
  * thread that wakes elsewhere is runnable for a moment.  Both come and go within a slice;
- * another program that takes the CPU makes the next slow yield look the same.  Fast yields
- * in between (to our own threads on the same CPU: with many per CPU most are) do not reset
- * it. */
-static __thread bool slow_yield_seen __attribute__((tls_model("initial-exec")));
+ * another program that takes the CPU makes the next slow yield, within TOMP_YIELD_AGAIN_NS,
+ * look the same.  Fast yields in between (to our own threads on the same CPU: with many per
+ * CPU most are) do not reset it. */
+static __thread uint64_t slow_yield_at __attribute__((tls_model("initial-exec"))); /* 0: none */
+#define TOMP_YIELD_AGAIN_NS (10u * TOMP_YIELD_SLOW_NS) /* "in a row": the next within this */
 
 void tomp_wait_yield(void) {
   uint64_t t0 = tomp_now_ns();
@@ -232,14 +239,14 @@ void tomp_wait_yield(void) {
   uint64_t t1 = tomp_now_ns();
   if (tomp_likely(t1 - t0 < TOMP_YIELD_SLOW_NS) || !tomp_load_rlx(&tomp_busy_sampling)) return;
   if (!others_runnable()) { /* one of ours had the CPU: yielding to it was right */
-    slow_yield_seen = false;
+    slow_yield_at = 0;
     return;
   }
-  if (!slow_yield_seen) {
-    slow_yield_seen = true;
+  if (!slow_yield_at || t1 - slow_yield_at > TOMP_YIELD_AGAIN_NS) {
+    slow_yield_at = t1;
     return;
   }
-  slow_yield_seen = false;
+  slow_yield_at = 0;
   /* another program had the CPU at two slow yields in a row: this wait and the next ones
    * sleep instead */
   tomp_wait_yields = false;
@@ -260,6 +267,7 @@ void tomp_wait_yield(void) {
  * whenever the thread returns to user space on a CPU; thread.c records where it is.
  * Without rseq the answer is "maybe": the polls yield, and the first yield that gives the
  * CPU to another program makes these waits sleep at once (tomp_yield_slow). */
+#define TOMP_PARTNER_SCAN_MAX 16 /* teammates looked at, at each wait's start */
 static bool partner_here(void) {
   tomp_thread_t *me = tomp_self;
   const uint32_t *mine = me ? tomp_load_acq(&me->cpu_word) : NULL;
@@ -269,12 +277,16 @@ static bool partner_here(void) {
    * (in their thread-local storage) are there to read; a worker waiting for the next fork has
    * no team, and its polls' yields find a primary queued on its CPU (tomp_wait_poll_look). */
   tomp_team_t *team = me->team;
-  if (!team) return false;
+  if (!team || team->nthreads > TOMP_PARTNER_SCAN_MAX) return false; /* (the probe serves) */
   for (unsigned i = 0, n = team->nthreads; i < n; i++) {
     tomp_thread_t *t = team->threads[i];
     if (!t || t == me) continue;
+    /* a primary the program created may leave the region and end while a worker still
+     * waits in its closing barrier, taking its rseq area with it: only workers and the
+     * process's first thread are read (the probe serves for the rest) */
+    if (t->ompt_type != ompt_thread_worker && t->gtid != 0) continue;
     int st = tomp_load_rlx(&t->state);
-    if ((st & 0x10) || st == ompt_state_idle) continue; /* a wait_* state, or parked */
+    if ((st >= 0x10 && st < ompt_state_idle) || st == ompt_state_idle) continue; /* waits */
     const uint32_t *w = tomp_load_acq(&t->cpu_word);
     if (!w || tomp_load_rlx(w) == cpu) return true;
   }
@@ -282,15 +294,13 @@ static bool partner_here(void) {
 }
 
 unsigned long tomp_spins_contended(void) {
-  tomp_wait_yields = false;
-  /* a wait with too few polls to look at the sample still renews it now and then */
-  if (++tomp_wait_polls >= TOMP_BUSY_POLLS) tomp_busy_sample();
+  tomp_busy_wait_start();
   unsigned long n = tomp_load_rlx(&spin_count_contended);
   /* swamped (a handful of polls), or the partner is on another CPU: pause */
   if (n < TOMP_BUSY_POLLS || !partner_here()) return n;
   if (tomp_load_rlx(&tomp_yield_slow)) return 0;
   tomp_wait_yields = true;
-  return tomp_spins_oversub(tomp_load_rlx(&tomp_nthreads_live));
+  return tomp_load_rlx(&tomp_spin_count_oversub); /* yields: one CPU, two threads */
 }
 
 /* Who else wants this CPU?  partner_here misses a teammate the scheduler moved onto our CPU
@@ -315,4 +325,15 @@ void tomp_wait_poll_look(void) {
     }
   }
   tomp_busy_sample();
+}
+
+/* fork()'s child: a sampling thread of the parent may have held the sampler; the verdicts
+ * were the parent's (thread.c's atfork handler calls this). */
+void tomp_wait_atfork_child(void) {
+  tomp_store_rlx(&sampling, 0);
+  tomp_store_rlx(&busy_score, 0);
+  tomp_store_rlx(&sampled_at, 0);
+  tomp_store_rlx(&tomp_machine_busy, 0);
+  tomp_store_rlx(&tomp_yield_slow, 0);
+  tomp_store_rlx(&tomp_sleepers.n, 0); /* the parent's sleepers are gone */
 }

@@ -351,9 +351,11 @@ void tomp_ompt_finalize(void) {
   ompt_callback_thread_end_t te = __atomic_load_n(&tomp_ompt_cb.cb.thread_end, __ATOMIC_RELAXED);
   ompt_callback_implicit_task_t it =
       __atomic_load_n(&tomp_ompt_cb.cb.implicit_task, __ATOMIC_RELAXED);
+  tomp_listen_epoch_bump(); /* a join forked meanwhile falls back (core/event.c) */
   __atomic_and_fetch(&tomp_listeners, ~TOMP_OBS_OMPT, __ATOMIC_SEQ_CST);
   quiesce(self);         /* the walk sees workers started meanwhile too */
   tomp_tool_keys_sync(); /* the no-tool path costs nothing again (a Collector may keep it) */
+  tomp_listen_epoch_bump();
   tomp_thread_t *t;
   FOR_EACH_THREAD(t) {
     if (t != self) end_on_behalf(t, te);

@@ -186,6 +186,7 @@ run active 0 BUSY_SLOW_YIELD=1 OMP_WAIT_POLICY=active
 if [ "$(nproc)" -ge 2 ]; then
   run busy ""
   run contended ""
+  run contended_norseq "" GLIBC_TUNABLES=glibc.pthread.rseq=0
   run transient "" BUSY_TRANSIENT=1
 else
   echo "busy, transient: skipped (one CPU)"
