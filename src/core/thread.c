@@ -76,9 +76,7 @@ static void table_remove(tomp_thread_t *t) {
  * thread-specific destructor). */
 static pthread_key_t initial_exit_key;
 static void initial_exit(void *p) {
-  tomp_thread_t *t = p;
-  tomp_store_rel(&t->cpu_word, NULL); /* its rseq area ends with it (wait.c reads it) */
-  table_remove(t);
+  table_remove(p);
 }
 static void initial_exit_key_make(void) {
   pthread_key_create(&initial_exit_key, initial_exit);

@@ -273,18 +273,16 @@ static bool partner_here(void) {
   const uint32_t *mine = me ? tomp_load_acq(&me->cpu_word) : NULL;
   if (!mine) return true;
   uint32_t cpu = tomp_load_rlx(mine);
-  /* Only teammates: they live at least as long as the team we are in, so their rseq areas
-   * (in their thread-local storage) are there to read; a worker waiting for the next fork has
-   * no team, and its polls' yields find a primary queued on its CPU (tomp_wait_poll_look). */
+  /* Only teammates that are tomp's workers: their rseq areas (in their thread-local storage)
+   * last as long as they do, and a worker ends only from the pool.  A primary the program
+   * created may leave the region and end while a worker still waits in its closing barrier,
+   * taking its area with it; and a worker waiting for the next fork has no team.  For those
+   * the probe serves (tomp_wait_poll_look: its yields find a thread queued on our CPU). */
   tomp_team_t *team = me->team;
-  if (!team || team->nthreads > TOMP_PARTNER_SCAN_MAX) return false; /* (the probe serves) */
+  if (!team || team->nthreads > TOMP_PARTNER_SCAN_MAX) return false;
   for (unsigned i = 0, n = team->nthreads; i < n; i++) {
     tomp_thread_t *t = team->threads[i];
-    if (!t || t == me) continue;
-    /* a primary the program created may leave the region and end while a worker still
-     * waits in its closing barrier, taking its rseq area with it: only workers and the
-     * process's first thread are read (the probe serves for the rest) */
-    if (t->ompt_type != ompt_thread_worker && t->gtid != 0) continue;
+    if (!t || t == me || t->ompt_type != ompt_thread_worker) continue;
     int st = tomp_load_rlx(&t->state);
     if ((st >= 0x10 && st < ompt_state_idle) || st == ompt_state_idle) continue; /* waits */
     const uint32_t *w = tomp_load_acq(&t->cpu_word);
