@@ -343,7 +343,6 @@ static void env_wait_policy(void) {
       tomp_g.wait_policy = 0;
       tomp_spin_count = 0;
       tomp_spin_count_oversub = 0;
-      tomp_spin_count_busy = 0;
     } else {
       tomp_warn("OMP_WAIT_POLICY='%s' is not active or passive; using the default (spin %lu "
                 "polls, then sleep)",

@@ -92,7 +92,6 @@ extern unsigned tomp_num_procs;
  * once per millisecond. */
 extern uint32_t tomp_machine_busy;
 extern uint32_t tomp_yield_slow;
-extern unsigned long tomp_spin_count_busy;
 void tomp_busy_sample(void) __attribute__((visibility("hidden")));
 void tomp_wait_poll_look(void) __attribute__((visibility("hidden")));
 void tomp_wait_atfork_child(void) __attribute__((visibility("hidden")));
@@ -123,9 +122,10 @@ static inline void tomp_busy_wait_start(void) {
   if (++tomp_wait_polls >= TOMP_BUSY_POLLS) tomp_busy_sample();
 }
 
-static inline unsigned long tomp_spins_busy(void) {
+/* After a slow yield with others runnable: no polls, the wait sleeps at once. */
+static inline unsigned long tomp_spins_none(void) {
   tomp_busy_wait_start();
-  return tomp_spin_count_busy;
+  return 0;
 }
 
 /* The budget of the wait that starts now: the caller polls that many times, calling
@@ -137,7 +137,7 @@ static inline unsigned long tomp_spins(void) {
     tomp_wait_yields = false;
     return tomp_load_rlx(&tomp_spin_count);
   }
-  if (tomp_unlikely(tomp_load_rlx(&tomp_yield_slow))) return tomp_spins_busy();
+  if (tomp_unlikely(tomp_load_rlx(&tomp_yield_slow))) return tomp_spins_none();
   tomp_wait_yields = true;
   return tomp_spins_oversub(live);
 }

@@ -58,10 +58,8 @@ uint32_t tomp_yield_slow;
  * sleepers has each change it, while every wait reads the flags above */
 struct tomp_sleepers tomp_sleepers;
 static uint64_t yield_slow_at; /* tomp_now_ns() when a yield was last found slow */
-/* Polls of a wait after a slow yield: none (see above). */
-unsigned long tomp_spin_count_busy = 0;
-/* Polls (without yielding) of a wait on a busy machine, set at each busy sample
- * (contended_polls); none while the thread it waits for may share its CPU (partner_here). */
+/* Polls of a wait on a busy machine, set at each busy sample (contended_polls); they pause,
+ * or yield while a teammate may share the waiter's CPU (partner_here). */
 static unsigned long spin_count_contended;
 #ifndef TOMP_CONTENDED_NS
 #define TOMP_CONTENDED_NS 100000u /* the budget with one other program's thread per CPU */
@@ -284,7 +282,7 @@ static bool partner_here(void) {
     tomp_thread_t *t = team->threads[i];
     if (!t || t == me || t->ompt_type != ompt_thread_worker) continue;
     int st = tomp_load_rlx(&t->state);
-    if ((st >= 0x10 && st < ompt_state_idle) || st == ompt_state_idle) continue; /* waits */
+    if (st >= 0x10 && st <= ompt_state_idle) continue; /* a wait_* state, or parked */
     const uint32_t *w = tomp_load_acq(&t->cpu_word);
     if (!w || tomp_load_rlx(w) == cpu) return true;
   }
