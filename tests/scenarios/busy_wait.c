@@ -195,7 +195,10 @@ int main(int argc, char **argv) {
     settle();
     y = yields_in_wait(20, &z);
     printf("busy: %lu yields, %lu sleeps in a wait for a sleeping partner\n", y, z);
-    EXPECT(y == 0, "busy machine, 2 threads on 2+ CPUs: %lu yields in one wait", y);
+    /* Its polls pause.  One yield may come from the probe every TOMP_BUSY_POLLS polls
+     * (tomp_wait_poll_look): the per-thread poll count runs on across waits, so which wait
+     * reaches 64 depends on the waits before it (the ASan build's CI run met it once). */
+    EXPECT(y <= 1, "busy machine, 2 threads on 2+ CPUs: %lu yields in one wait", y);
     EXPECT(z >= 1, "busy machine: the wait for a partner 20 ms away never slept");
     check_regions();
   } else if (strcmp(mode, "contended") == 0 || strcmp(mode, "contended_norseq") == 0) {

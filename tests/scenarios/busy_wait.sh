@@ -13,13 +13,12 @@
 # yields (before the runnable count was asked: at most one yield, failed), nor do slow yields
 # after which another thread is runnable now and then but never twice in a row (a teammate a
 # futex wake-up made runnable, a daemon's moment: before two in a row were asked for, none
-# yielded, failed); OMP_WAIT_POLICY=active keeps
-# yielding; on 2+ CPUs and busy, a wait does not yield and short regions stay correct; on
-# 2+ CPUs one busy sample followed by idle ones does not make waits sleep at once (before
-# the busy score every wait after that one sample slept without polling: failed); with one
-# other program's thread per CPU a wait polls a while before it sleeps (before: slept at
-# once, failed).  Which
-# waits polled is told by the clock: a polling wait reads it every 64 polls.
+# yielded, failed); OMP_WAIT_POLICY=active keeps yielding; on 2+ CPUs and busy, a wait does
+# not yield (but for one probe per 64 polls) and short regions stay correct; on 2+ CPUs one
+# busy sample followed by idle ones does not make waits sleep at once (before the busy score
+# every wait after that one sample slept without polling: failed); with one other program's
+# thread per CPU a wait polls a while before it sleeps (before: slept at once, failed).
+# Which waits polled is told by the clock: a polling wait reads it every 64 polls.
 set -u
 B=${TOMP_BUILD:?}
 W=${TEST_OUT:-/tmp}/busy_wait
