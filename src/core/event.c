@@ -80,8 +80,9 @@ void tomp_unlisten(int obs_bit) {
 
 void tomp_ev_join_wait(tomp_team_t *team) {
   uint32_t *w = &team->ev_left;
-  if (team->ev_epoch != __atomic_load_n(&tomp_listen_epoch, __ATOMIC_SEQ_CST)) {
-    /* listening changed during the region: some worker may not count itself */
+  if (!team->ev_join || team->ev_epoch != __atomic_load_n(&tomp_listen_epoch, __ATOMIC_SEQ_CST)) {
+    /* listening, or the events wanted, changed during the region: some worker may not count
+     * itself */
     for (unsigned i = 1; i < team->nthreads; i++) tomp_worker_wait_idle(team->threads[i]);
     return;
   }

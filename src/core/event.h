@@ -319,17 +319,26 @@ extern uint32_t tomp_listen_epoch TOMP_HIDDEN;
 void tomp_listen_epoch_bump(void) TOMP_HIDDEN;
 #define TOMP_EV_LEFT_WAITER (1u << 31)
 
-/* tomp_fork, on its observed path, after the team's workers are known and before any starts. */
+/* The join waits (tomp_ev_join) when parallel or implicit-task events are wanted. */
+#define TOMP_EV_JOIN_WANTED()                                                                      \
+  (TOMP_EV_WANTED(TOMP_EV_PARALLEL) || TOMP_EV_WANTED(TOMP_EV_IMPLICIT_TASK))
+
+/* tomp_fork, on its observed path, after the team's workers are known and before any starts.
+ * Armed only when the join will wait: a listener that wants neither event (a tool of barrier
+ * or task callbacks only) costs the workers no shared read-modify-write per region. */
 static inline void tomp_ev_fork_arm(tomp_team_t *team, unsigned n) {
   team->ev_epoch = __atomic_load_n(&tomp_listen_epoch, __ATOMIC_SEQ_CST);
-  __atomic_store_n(&team->ev_left, n - 1, __ATOMIC_RELAXED); /* published by the hand-over */
+  team->ev_join = TOMP_EV_JOIN_WANTED(); /* published by the hand-over, as ev_left */
+  if (team->ev_join) __atomic_store_n(&team->ev_left, n - 1, __ATOMIC_RELAXED);
 }
 
 /* A worker on its observed path, after its region's last event and before it lets the next
- * fork have the team (team_busy).  In a region forked without a listener the word is stale
- * and nobody waits on it: the decrement is harmless, the next observed fork re-arms it. */
+ * fork have the team (team_busy).  Only in a region whose fork armed the word (a region
+ * forked without a listener has ev_join from an earlier fork: then the word is stale and
+ * nobody waits on it, the decrement is harmless, the next observed fork re-arms it). */
 static inline void tomp_ev_worker_done(tomp_team_t *team) {
-  if (__atomic_sub_fetch(&team->ev_left, 1, __ATOMIC_SEQ_CST) == TOMP_EV_LEFT_WAITER)
+  if (team->ev_join &&
+      __atomic_sub_fetch(&team->ev_left, 1, __ATOMIC_SEQ_CST) == TOMP_EV_LEFT_WAITER)
     tomp_futex_wake(&team->ev_left, 1);
 }
 
@@ -426,9 +435,7 @@ static inline void tomp_ev_implicit_task(tomp_thread_t *thr, ompt_scope_endpoint
 /* tomp_join, back in the encountering task: parallel end, after every worker's end events
  * (tomp_ev_join_wait) when parallel or implicit-task events are wanted. */
 static inline void tomp_ev_join(tomp_thread_t *thr, tomp_team_t *team, tomp_task_t *ptask) {
-  if (tomp_listening() &&
-      (TOMP_EV_WANTED(TOMP_EV_PARALLEL) || TOMP_EV_WANTED(TOMP_EV_IMPLICIT_TASK)))
-    tomp_ev_join_(thr, team, ptask);
+  if (tomp_listening() && TOMP_EV_JOIN_WANTED()) tomp_ev_join_(thr, team, ptask);
 }
 /* Barriers: whether tomp_ev_barrier_ has anything to do (given someone listens): a sync
  * event wanted, or a pending single end to close. */

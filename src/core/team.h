@@ -111,6 +111,7 @@ typedef struct tomp_team {
   /* env/affinity: the team's placement, fixed by the master before workers start */
   int place_master;             /* place of thread 0 (-1: the team is not bound) */
   unsigned char bind_policy;    /* TOMP_BIND_PRIMARY/CLOSE/SPREAD in effect, 0 = unbound */
+  bool ev_join;                 /* the observed fork armed ev_left: the workers count down */
   uint32_t ev_epoch;            /* tomp_listen_epoch at an observed fork (see ev_left) */
   uint32_t *cg_busy;            /* the contention group's counter (its initial task's cg_busy) */
   uint64_t coll_prid;           /* Collector API region id; 0 until a session needs one */

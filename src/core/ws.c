@@ -1,5 +1,6 @@
 /* Worksharing descriptors: the per-team ring, construct entry and exit, single and
  * copyprivate.  See ws.h for the protocol. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,9 +111,12 @@ out:
  * another thread is initialising it).  With lapping, returns false once the region is
  * cancelled: a thread that left for the region's end never leaves the old construct. */
 static bool slot_wait(tomp_thread_t *thr, tomp_ws_t *d, uint32_t cur, bool lapping,
-                      unsigned long *spin) {
+                      unsigned long *spin, unsigned long *budget) {
   if (lapping && tomp_ws_region_cancelled(thr)) return false;
-  if (*spin < tomp_spins()) {
+  /* the wait's budget once, at its first poll, as tomp_wait_while_eq takes it: on a busy
+   * machine tomp_spins() looks at the team (partner_here) and decides whether polls yield */
+  if (*budget == ULONG_MAX) *budget = tomp_spins();
+  if (*spin < *budget) {
     ++*spin;
     tomp_wait_pause();
     return true;
@@ -193,7 +197,7 @@ tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) {
   uint32_t k = thr->ws_count++;
   tomp_ws_t *d = &wt->ring[k % TOMP_WS_RING];
   uint32_t free_k = k << 2, ready_k = free_k | ST_READY;
-  unsigned long spin = 0;
+  unsigned long spin = 0, budget = ULONG_MAX;
   for (;;) {
     uint32_t s = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
     if (s == ready_k) {
@@ -209,7 +213,8 @@ tomp_ws_t *tomp_ws_enter(tomp_thread_t *thr, bool *first) {
       }
       continue;
     }
-    if (!slot_wait(thr, d, s, (s & ~3u) != free_k, &spin)) return heap_enter(thr, first, true);
+    if (!slot_wait(thr, d, s, (s & ~3u) != free_k, &spin, &budget))
+      return heap_enter(thr, first, true);
   }
   thr->ws_cur = d;
   tomp_ws_thr_t *t = &wt->thr[thr->tid];
