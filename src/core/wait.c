@@ -12,7 +12,9 @@
  *   at two samples in a row (busy_score); then a wait polls for about what a wake-up costs,
  *   less the more other programs' threads compete per CPU (contended_polls: 100 us with one
  *   per CPU, a handful of polls on a swamped machine), instead of 2 ms, and yields now and
- *   then to a teammate that shares its CPU (partner_here, tomp_wait_poll_look).  One sample
+ *   then to a teammate that shares its CPU (partner_here, tomp_wait_poll_look); but while
+ *   other programs leave a CPU free, it polls with pauses only for 200 ms (spare_cpu), so
+ *   that our threads keep their split over the CPUs.  One sample
  *   is not trusted: while our threads poll on every CPU, any thread that
  *   wakes elsewhere (a daemon, a shell, the kernel's workers) is runnable until the scheduler
  *   gives it a CPU, so on an idle machine a lone sample is over the CPUs now and then; each
@@ -61,6 +63,8 @@ static uint64_t yield_slow_at; /* tomp_now_ns() when a yield was last found slow
 /* Polls of a wait on a busy machine, set at each busy sample (contended_polls); they pause,
  * or yield while a teammate may share the waiter's CPU (partner_here). */
 static unsigned long spin_count_contended;
+/* ... and whether other programs leave a CPU free (contended_polls): then waits only pause */
+static bool spare_cpu;
 #ifndef TOMP_CONTENDED_NS
 #define TOMP_CONTENDED_NS 100000u /* the budget with one other program's thread per CPU */
 #endif
@@ -123,14 +127,39 @@ static long ours_awake(void) {
  * than the idle budget (none under OMP_WAIT_POLICY=passive).  With one busy process per CPU
  * beside 2 threads, sleeping at every wait cost a barrier 30 us where libomp's polling cost
  * 0.4 (docs/benchmarks.md, "Contention"); with hundreds runnable (k >> 1) the budget is a
- * handful of polls, as sleeping at once was, which won there by 10-100x. */
+ * handful of polls, as sleeping at once was, which won there by 10-100x.
+ *
+ * Fewer other programs' threads than CPUs (one busy process beside a team of 2 on 2 CPUs):
+ * one of our threads can have a CPU to itself, and the others share theirs with one program
+ * each.  There a wait that sleeps undoes that split: the waker wakes it onto the CPU that fell
+ * idle, our threads end up on one CPU, and every hand-over is a context switch (yields keep
+ * them there: the scheduler then sees two half-busy threads, as loaded as the other CPU's
+ * one busy one).  So the waits poll, pausing only, for TOMP_SPARE_MS, libomp's blocktime:
+ * measured side by side (docs/benchmarks.md, "Contention"), 2 threads beside one pinned busy
+ * process: a barrier 3.2-4.5x libomp's time with the contended budget, 0.6-0.9x with this
+ * one, a few hundred context switches in a loop of 12,000 regions instead of 15,000-24,000
+ * (that loop stays 2-4x libomp's: not solved).  Under OMP_WAIT_POLICY=passive, none. */
+#define TOMP_SPARE_MS 200u
+
 static unsigned long contended_polls(long r, long cpus) {
   long ours = ours_awake();
   long others = r - (ours > 1 ? ours : 1);
   if (others < 1) others = 1;
+  unsigned long idle = tomp_load_rlx(&tomp_spin_count);
+  /* Off only at the second sample in a row without a spare CPU, as the busy verdict comes on:
+   * a thread that wakes elsewhere for a moment (a daemon, the kernel's workers) is runnable
+   * until it gets a CPU (1 sample in 7 in the pinned runs), and each lost verdict cost probes
+   * that gave our CPU to the busy process for its slice. */
+  static uint32_t misses; /* (the sampler's alone) */
+  if (others < cpus && idle) {
+    misses = 0;
+    tomp_store_rlx(&spare_cpu, true);
+  } else if (++misses >= 2 || !idle) {
+    tomp_store_rlx(&spare_cpu, false);
+  }
+  if (tomp_load_rlx(&spare_cpu)) return tomp_spin_polls_per_ms * TOMP_SPARE_MS;
   unsigned long polls = tomp_spin_polls_per_ms * (unsigned long)cpus * TOMP_CONTENDED_NS /
                         1000000u / (unsigned long)others;
-  unsigned long idle = tomp_load_rlx(&tomp_spin_count);
   return polls < idle ? polls : idle;
 }
 
@@ -292,6 +321,7 @@ static bool partner_here(void) {
 unsigned long tomp_spins_contended(void) {
   tomp_busy_wait_start();
   unsigned long n = tomp_load_rlx(&spin_count_contended);
+  if (tomp_load_rlx(&spare_cpu)) return n; /* pause: a yield would keep us on one CPU */
   /* swamped (a handful of polls), or the partner is on another CPU: pause */
   if (n < TOMP_BUSY_POLLS || !partner_here()) return n;
   if (tomp_load_rlx(&tomp_yield_slow)) return 0;
@@ -311,8 +341,9 @@ unsigned long tomp_spins_contended(void) {
 static __thread uint64_t hog_until __attribute__((tls_model("initial-exec")));
 
 void tomp_wait_poll_look(void) {
+  /* (not while a CPU is spare: see contended_polls) */
   if (!tomp_wait_yields && tomp_unlikely(tomp_load_rlx(&tomp_machine_busy)) &&
-      tomp_load_rlx(&tomp_nthreads_live) <= tomp_num_procs) {
+      !tomp_load_rlx(&spare_cpu) && tomp_load_rlx(&tomp_nthreads_live) <= tomp_num_procs) {
     uint64_t t0 = tomp_now_ns();
     if (t0 >= hog_until) {
       sched_yield();
@@ -331,5 +362,6 @@ void tomp_wait_atfork_child(void) {
   tomp_store_rlx(&sampled_at, 0);
   tomp_store_rlx(&tomp_machine_busy, 0);
   tomp_store_rlx(&tomp_yield_slow, 0);
+  tomp_store_rlx(&spare_cpu, false);
   tomp_store_rlx(&tomp_sleepers.n, 0); /* the parent's sleepers are gone */
 }

@@ -27,6 +27,8 @@
  *                      costs) before it sleeps, instead of sleeping at once
  *   busy_wait contended_norseq  the same without rseq (GLIBC_TUNABLES=glibc.pthread.rseq=0:
  *                      where a teammate runs is unknown, so the polls yield)
+ *   busy_wait spare    (2+ CPUs, one other program's thread fewer than the CPUs) a wait polls
+ *                      with pauses only, for up to 200 ms: no yield, no sleep in 20 ms
  *   busy_wait transient (2+ CPUs, BUSY_TRANSIENT: the first sample is busy, all later ones
  *                      idle) one busy sample does not make the machine busy: waits for a
  *                      partner that arrives within a moment poll instead of sleeping at once
@@ -65,11 +67,26 @@ static void sleep_us(long us) {
 
 /* Thread 0's yields (and futex sleeps, *sleeps) inside one barrier that thread 1 reaches
  * after sleeping us microseconds. */
+static int partner_computes; /* thread 1 runs (state R) for those microseconds, not sleeps */
+
+static void compute_us(long us) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do
+    clock_gettime(CLOCK_MONOTONIC, &t);
+  while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+}
+
 static unsigned long yields_in_wait_us(long us, unsigned long *sleeps) {
   unsigned long y = 0, z = 0;
 #pragma omp parallel num_threads(2)
   {
-    if (omp_get_thread_num() == 1) sleep_us(us);
+    if (omp_get_thread_num() == 1) {
+      if (partner_computes)
+        compute_us(us);
+      else
+        sleep_us(us);
+    }
     unsigned long y0 = my_yields(), z0 = my_sleeps(), c0 = my_clocks();
 #pragma omp barrier
     if (omp_get_thread_num() == 0) {
@@ -221,6 +238,23 @@ int main(int argc, char **argv) {
     EXPECT(slept == (unsigned long)waits, "contended: %lu of %d waits of 20 ms never slept",
            waits - slept, waits);
     check_regions();
+  } else if (strcmp(mode, "spare") == 0) {
+    /* One other program's thread fewer than the CPUs (one busy process beside 2 threads on 2
+     * CPUs; BUSY_OTHERS: the load shows ours that run and CPUs - 1 others): a wait polls
+     * with pauses only, long enough for a partner that computes for 20 ms, so that the
+     * threads keep their CPUs.  Before, it slept after 100 us x CPUs (the contended budget)
+     * (failed: 4 sleeps in 4 waits). */
+    partner_computes = 1;
+    settle();
+    unsigned long ys = 0, zs = 0;
+    for (int i = 0; i < 4; i++) {
+      ys += yields_in_wait(20, &z);
+      zs += z;
+    }
+    printf("spare: 4 waits for a partner 20 ms away: %lu yields, %lu sleeps\n", ys, zs);
+    EXPECT(zs == 0, "spare: %lu of 4 waits of 20 ms slept (one CPU is spare: poll)", zs);
+    EXPECT(ys == 0, "spare: %lu yields in 4 waits (they would keep our threads on one CPU)", ys);
+    check_regions();
   } else if (strcmp(mode, "transient") == 0) {
     /* The first wait polls long enough to take the first sample (busy) but not a second
      * one (the period is 1 ms); then waits of 0.2 ms, fewer than the 64 that would make a
@@ -245,7 +279,7 @@ int main(int argc, char **argv) {
     check_regions();
   } else {
     fprintf(stderr, "usage: busy_wait "
-                    "oversub|slow|slow_own|slow_blip|wake_lag|active|busy|contended[_norseq]|transient\n");
+                    "oversub|slow|slow_own|slow_blip|wake_lag|active|busy|contended[_norseq]|spare|transient\n");
     return 64;
   }
   if (failures) return 1;

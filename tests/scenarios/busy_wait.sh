@@ -17,7 +17,8 @@
 # not yield (but for one probe per 64 polls) and short regions stay correct; on 2+ CPUs one
 # busy sample followed by idle ones does not make waits sleep at once (before the busy score
 # every wait after that one sample slept without polling: failed); with one other program's
-# thread per CPU a wait polls a while before it sleeps (before: slept at once, failed).
+# thread per CPU a wait polls a while before it sleeps (before: slept at once, failed); with
+# one fewer than the CPUs it polls with pauses only, for 200 ms (before: slept, failed).
 # Which waits polled is told by the clock: a polling wait reads it every 64 polls.
 set -u
 B=${TOMP_BUILD:?}
@@ -109,7 +110,7 @@ int open(const char *path, int flags, ...) {
 static unsigned long loadavg_reads;
 unsigned long shim_loadavg_reads(void) { return __atomic_load_n(&loadavg_reads, __ATOMIC_RELAXED); }
 /* BUSY_WAKE_LAG: the machine runs nothing but us: the count is this process's threads in
- * state R */
+ * state R (BUSY_OTHERS=N: and N other programs' threads) */
 static int ours_running(void) {
   int n = 0, dir = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/task", O_RDONLY | O_DIRECTORY);
   char b[4096], path[64], st[256];
@@ -142,6 +143,8 @@ static ssize_t loadavg_pread(int fd, void *buf, size_t n, off_t off,
     running = yields % 2 == 1 ? 1000 : 1;
   else if (getenv("BUSY_WAKE_LAG"))
     running = ours_running();
+  else if (getenv("BUSY_OTHERS")) /* ours that run, and that many other programs' threads */
+    running = ours_running() + atoi(getenv("BUSY_OTHERS"));
   else
     return real(fd, buf, n, off);
   char s[64];
@@ -186,6 +189,7 @@ if [ "$(nproc)" -ge 2 ]; then
   run busy ""
   run contended ""
   run contended_norseq "" GLIBC_TUNABLES=glibc.pthread.rseq=0
+  run spare "" BUSY_OTHERS=$(($(nproc) - 1))
   run transient "" BUSY_TRANSIENT=1
 else
   echo "busy, transient: skipped (one CPU)"
