@@ -65,8 +65,6 @@ static void sleep_us(long us) {
   }
 }
 
-/* Thread 0's yields (and futex sleeps, *sleeps) inside one barrier that thread 1 reaches
- * after sleeping us microseconds. */
 static int partner_computes; /* thread 1 runs (state R) for those microseconds, not sleeps */
 
 static void compute_us(long us) {
@@ -77,6 +75,8 @@ static void compute_us(long us) {
   while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
 }
 
+/* Thread 0's yields (and futex sleeps, *sleeps) inside one barrier that thread 1 reaches
+ * after sleeping (or computing) us microseconds. */
 static unsigned long yields_in_wait_us(long us, unsigned long *sleeps) {
   unsigned long y = 0, z = 0;
 #pragma omp parallel num_threads(2)
