@@ -237,7 +237,11 @@ static long process_runnable(void) {
  * does not know still counts as another, as does everything when the counts cannot be
  * read (the clock alone decides, as it did before the count was consulted).  Each thread
  * looked at costs an open and a read (microseconds) after every slow yield that looks like
- * another program's; a larger team keeps the estimate. */
+ * another program's; a larger team keeps the estimate.  The look takes tens of
+ * microseconds, and a thread of ours that goes to sleep meanwhile is in the load read
+ * before it but not among ours: then the load is read again, and a thread runnable at
+ * only one of the two reads (that one, or another's moment) is not another program (EPCC
+ * at 4 threads: about 1 in 600 slow yields, docs/benchmarks.md). */
 static bool others_runnable(void) {
   long r = runnable_threads();
   if (r < 0) return true;
@@ -246,6 +250,10 @@ static bool others_runnable(void) {
   if (r > ours && live <= TOMP_RUNNABLE_SCAN_MAX) {
     long p = process_runnable();
     if (p >= 0) ours = p < live ? p : live;
+    if (p >= 0 && r > ours) { /* the load was read before the scan: read it again */
+      long again = runnable_threads();
+      if (again >= 0 && again < r) r = again;
+    }
   }
   return r > ours;
 }

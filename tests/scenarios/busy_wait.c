@@ -16,6 +16,9 @@
  *                      work): the waits keep yielding
  *   busy_wait slow_blip (on one CPU, slow yields, another thread runnable after every other one)
  *                      a moment's other thread is not another program: the waits keep yielding
+ *   busy_wait slow_moment (on one CPU, slow yields, another thread runnable right after each
+ *                      one and gone a moment later) a thread runnable for a moment is not
+ *                      another program: the waits keep yielding
  *   busy_wait wake_lag (on one CPU, nothing runnable but ours) a partner a futex wake-up made
  *                      runnable, not yet running, is one of ours: the wait keeps yielding
  *   busy_wait active   (on one CPU, slow yields, OMP_WAIT_POLICY=active) it still yields
@@ -165,6 +168,22 @@ int main(int argc, char **argv) {
            mode, y, z);
     EXPECT(y >= 2, "slow yields with no other program runnable: %lu yields in one wait", y);
     check_regions();
+  } else if (strcmp(mode, "slow_moment") == 0) {
+    /* The load shows other threads runnable at the first read after each yield only
+     * (BUSY_MOMENT), as when one of ours went to sleep on a futex between the runtime's
+     * reading of the load and its count of our runnable threads (EPCC's syncbench at 4
+     * threads, docs/benchmarks.md).  Before wait.c read the load again after that count,
+     * every slow yield looked like another program's: two yields, then the wait slept
+     * (failed). */
+    set_load(1);
+    settle();
+    y = yields_in_wait(50, &z);
+    printf("slow_moment, others runnable for a moment after each yield: %lu yields, %lu sleeps "
+           "in a wait for a sleeping partner\n",
+           y, z);
+    EXPECT(y >= 3 && z == 0, "a moment's other thread stopped the yields: %lu yields, %lu sleeps",
+           y, z);
+    check_regions();
   } else if (strcmp(mode, "wake_lag") == 0) {
     /* The worker sleeps on its futex (fast yields, then 100 ms without a region); the next
      * fork wakes it, and it stays runnable for 20 ms before it runs on (BUSY_WAKE_LAG: a
@@ -279,7 +298,8 @@ int main(int argc, char **argv) {
     check_regions();
   } else {
     fprintf(stderr, "usage: busy_wait "
-                    "oversub|slow|slow_own|slow_blip|wake_lag|active|busy|contended[_norseq]|spare|transient\n");
+                    "oversub|slow|slow_own|slow_blip|slow_moment|wake_lag|active|busy|"
+                    "contended[_norseq]|spare|transient\n");
     return 64;
   }
   if (failures) return 1;

@@ -39,6 +39,7 @@ gcc -O2 -Wall -Wextra -fPIC -shared -x c - -o "$W/shim.so" -ldl <<'C' || exit 1
 #include <unistd.h>
 #include <linux/futex.h>
 static __thread unsigned long yields, sleeps, clocks;
+static __thread int yielded; /* BUSY_MOMENT: a yield since this thread last read the load */
 unsigned long shim_my_yields(void) { return yields; }
 unsigned long shim_my_sleeps(void) { return sleeps; }
 unsigned long shim_my_clocks(void) { return clocks; }
@@ -63,6 +64,7 @@ static unsigned long long now_ns(void) {
 }
 int sched_yield(void) {
   yields++;
+  yielded = 1;
   if (getenv("BUSY_SLOW_YIELD") || __atomic_load_n(&lag_on, __ATOMIC_SEQ_CST)) {
     struct timespec ts = {0, 2000000};
     nanosleep(&ts, NULL);
@@ -106,7 +108,10 @@ int open(const char *path, int flags, ...) {
 /* BUSY_TRANSIENT: the first read of /proc/loadavg shows 1000 runnable threads (a moment
  * when some other thread waited for a CPU), every later one 1 (idle); BUSY_BLIP: a read
  * after a thread's first, third, fifth... yield does (threads that are runnable for a moment
- * now and then: per thread, as the runtime's two-in-a-row rule is) */
+ * now and then: per thread, as the runtime's two-in-a-row rule is); BUSY_MOMENT: the first
+ * read after each of this thread's yields does, the next ones not (a thread runnable right
+ * after the yield and gone tens of microseconds later: one of ours that went to sleep while
+ * the runtime looked at its threads, a kernel thread's moment) */
 static unsigned long loadavg_reads;
 unsigned long shim_loadavg_reads(void) { return __atomic_load_n(&loadavg_reads, __ATOMIC_RELAXED); }
 /* BUSY_WAKE_LAG: the machine runs nothing but us: the count is this process's threads in
@@ -141,12 +146,15 @@ static ssize_t loadavg_pread(int fd, void *buf, size_t n, off_t off,
     running = k == 0 ? 1000 : 1;
   else if (getenv("BUSY_BLIP")) /* after this thread's odd yields: never two in a row */
     running = yields % 2 == 1 ? 1000 : 1;
+  else if (getenv("BUSY_MOMENT"))
+    running = yielded ? 1000 : 1;
   else if (getenv("BUSY_WAKE_LAG"))
     running = ours_running();
   else if (getenv("BUSY_OTHERS")) /* ours that run, and that many other programs' threads */
     running = ours_running() + atoi(getenv("BUSY_OTHERS"));
   else
     return real(fd, buf, n, off);
+  yielded = 0;
   char s[64];
   snprintf(s, sizeof s, "1.00 1.00 1.00 %d/500 12345\n", running);
   size_t len = strlen(s);
@@ -183,6 +191,7 @@ run oversub 0 BUSY_FAST_YIELD=1
 run slow 0 BUSY_SLOW_YIELD=1
 run slow_own 0 BUSY_SLOW_YIELD=1
 run slow_blip 0 BUSY_SLOW_YIELD=1 BUSY_BLIP=1
+run slow_moment 0 BUSY_SLOW_YIELD=1 BUSY_MOMENT=1
 run wake_lag 0 BUSY_WAKE_LAG=1
 run active 0 BUSY_SLOW_YIELD=1 OMP_WAIT_POLICY=active
 if [ "$(nproc)" -ge 2 ]; then
