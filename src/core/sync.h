@@ -83,9 +83,10 @@ extern unsigned tomp_num_procs;
 /* A busy machine (wait.c): at the last sample more threads were runnable than there are
  * CPUs, so the thread a waiter polls for may be waiting for a CPU.  A wait then polls only
  * for about what a futex wake-up costs, less the more other programs' threads compete per
- * CPU (tomp_spins_contended: the budget set at each sample), and sleeps: a sleeper's CPU goes to
- * whoever needs it, the scheduler may move the awaited thread there, and a woken sleeper
- * runs promptly.  When
+ * CPU (tomp_spins_contended: the budget set at each sample), and sleeps: a sleeper's CPU
+ * goes to whoever needs it, the scheduler may move the awaited thread there, and a woken
+ * sleeper runs promptly; but while other programs leave a CPU free it polls for 200 ms, so
+ * that our threads keep their CPUs.  When
  * tomp's own threads outnumber the CPUs, polls yield instead (below), and what counts is
  * whether a yield recently gave the CPU away for long (tomp_yield_slow): then another
  * program had it, and waits sleep at once for a while.  Sampled from inside waits, at most

@@ -250,9 +250,9 @@ static bool others_runnable(void) {
   long ours = ours_awake();
   if (r > ours && live <= TOMP_RUNNABLE_SCAN_MAX) {
     long p = process_runnable();
-    if (p >= 0) ours = p < live ? p : live;
-    if (p >= 0 && r > ours) { /* the load was read before the scan: read it again */
-      long again = runnable_threads();
+    if (p >= 0) {
+      ours = p < live ? p : live;
+      long again = r > ours ? runnable_threads() : -1; /* the load was read before the scan */
       if (again >= 0 && again < r) r = again;
     }
   }
